@@ -1,0 +1,1 @@
+"""ttr: Ticket to Ride Europe and New York."""

@@ -1,0 +1,1 @@
+"""The `ttr` command and its sub-commands, one module each."""
