@@ -246,8 +246,9 @@ def _route_names(raw_routes: list[dict[str, Any]]) -> list[str]:
 def parse_map(data: Any, where: str = "map") -> GameMap:
     """Build a `GameMap` from a map file's parsed JSON; `MapError` names the first structural problem.
 
-    This checks the shape (fields and types). `ttr.maps.check.check_map` reports every problem of the
-    content (unknown cities, duplicate routes, too few cards, ...).
+    This checks the shape (fields and types), then runs `ttr.maps.check.check_map`, which reports every
+    problem of the content (unknown cities, duplicate routes, too few cards, ...): all of them are raised
+    together, one ``where: message`` line each.
     """
     if not isinstance(data, dict):
         raise MapError(f"{where}: a map file holds a JSON object, got {type(data).__name__}")
@@ -312,6 +313,11 @@ def parse_map(data: Any, where: str = "map") -> GameMap:
     variants = data.get("spelling_variants", {})
     if not isinstance(variants, dict):
         raise MapError(f"{where}.spelling_variants: expected an object")
+    from ttr.maps.check import check_map, format_problems  # here: check imports this module
+
+    problems = check_map(data)
+    if problems:
+        raise MapError(format_problems(where, problems))
     return GameMap(
         name=name, title=title, colors=tuple(colors), wild_name=wild_name, per_color=per_color,
         wild_count=wild_count, cities=tuple(cities), routes=tuple(routes), tickets=tuple(tickets),
