@@ -1,0 +1,995 @@
+"""The game state and its rules: setup, legal actions, apply, copy.
+
+The state is a handful of flat lists of small ints (cards, routes, cities and tickets are indexes
+into the map). Hot-path methods (`legal_ids`, `apply_id`) build no objects beyond the id list;
+`Action` values are made only on request (`legal_actions`, `decode`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ttr.engine import actions as A
+from ttr.engine.actions import Action, Catalogue
+from ttr.engine.rng import Rng
+from ttr.engine.scoring import BoardPlayer, FinalScore, score_board
+from ttr.errors import IllegalActionError, InvalidActionError, MapError, RecordError
+from ttr.maps import GameMap
+
+# Phases.
+CHOOSE_SETUP = 0  # a seat chooses its starting tickets (E-SETUP-5)
+MAIN = 1  # the start of a turn: any of the four actions
+SECOND_CARD = 2  # the second card of a draw (E-DRAW-1)
+TUNNEL = 3  # a tunnel's extra cards are due: pay or abandon (E-TUN-2, E-TUN-4)
+CHOOSE_TICKETS = 4  # after draw_tickets: keep at least one (E-TICK-1)
+OVER = 5
+
+PHASE_NAMES = ("choose_tickets", "main", "second_card", "tunnel_payment", "choose_tickets", "game_over")
+
+_CATALOGUES: dict[int, Catalogue] = {}
+
+
+def catalogue_for(game_map: GameMap) -> Catalogue:
+    """The (cached) action catalogue of a map."""
+    key = id(game_map)
+    cat = _CATALOGUES.get(key)
+    if cat is None:
+        cat = _CATALOGUES[key] = Catalogue(game_map)
+    return cat
+
+
+class Game:
+    """One game of Ticket to Ride on any map: the complete state and the rules that change it.
+
+    Make one with `Game.new(map, players, seed)` (or `decks=` to fix the starting deck orders).
+    `legal_ids()` lists every legal action id; `apply_id(i)` plays one (`IllegalActionError` and no
+    change if it is not legal). `legal_actions()`, `apply(action)`, `encode`, `decode` do the same
+    with `Action` values. Views of the state for a seat live in `ttr.engine.views`.
+    """
+
+    __slots__ = (
+        "map", "cat", "players", "n", "wild", "ncol", "hands", "deck", "discard", "face_up", "owner",
+        "open_routes", "trains", "stations_left", "station_owner", "scores", "tickets", "ticket_deck",
+        "offered", "phase", "current", "final_turns", "passes", "rng", "t_route", "t_color", "t_wild",
+        "t_extra", "t_revealed", "history", "initial_train", "initial_tickets", "initial_long",
+        "reshuffles", "forced_reshuffles", "seed", "_route_len", "_route_col", "_route_ferry", "_route_twin",
+        "_route_pts", "_small_game", "_setup_offers",
+    )
+
+    map: GameMap
+    cat: Catalogue
+    players: list[str]
+    hands: list[list[int]]
+    deck: list[int]
+    discard: list[int]
+    face_up: list[int]
+    owner: list[int]
+    open_routes: list[int]
+    trains: list[int]
+    stations_left: list[int]
+    station_owner: list[int]
+    scores: list[int]
+    tickets: list[list[int]]
+    ticket_deck: list[int]
+    offered: list[int]
+    t_revealed: list[int]
+    history: list[tuple[int, int, tuple[int, ...]]]
+    initial_train: list[int]
+    initial_tickets: list[int]
+    initial_long: list[int]
+    reshuffles: list[list[int]]
+    forced_reshuffles: list[list[int]] | None
+    _setup_offers: list[list[int]]
+
+    # ------------------------------------------------------------------ setup
+
+    @classmethod
+    def new(
+        cls,
+        game_map: GameMap,
+        players: Sequence[str] | int,
+        seed: int = 0,
+        decks: dict[str, list[str]] | None = None,
+        reshuffles: list[list[str]] | None = None,
+    ) -> Game:
+        """A new game, dealt (E-SETUP-1..5). `players` is a list of names or a count.
+
+        `seed` fixes every shuffle; `decks` ("train", "tickets", "long_tickets": names, top first)
+        fixes the starting orders instead; `reshuffles` fixes the order of each reshuffled deck.
+        """
+        if isinstance(players, int):
+            players = [f"Player {i + 1}" for i in range(players)]
+        rules = game_map.rules
+        if not rules.players_min <= len(players) <= rules.players_max:
+            raise RecordError(
+                f"{game_map.name} is for {rules.players_min}-{rules.players_max} players, got {len(players)}"
+            )
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RecordError(f"seed must be an integer, got {seed!r}")
+        g = cls.__new__(cls)
+        g.map = game_map
+        g.cat = catalogue_for(game_map)
+        g.players = list(players)
+        g.n = n = len(players)
+        g.ncol = len(game_map.colors)
+        g.wild = g.ncol
+        g.seed = seed
+        g.rng = Rng(seed)
+        routes = game_map.routes
+        g._route_len = [r.length for r in routes]
+        g._route_col = [-1 if r.color == "gray" else game_map.colors.index(r.color) for r in routes]
+        g._route_ferry = [r.ferry_locomotives for r in routes]
+        g._route_twin = [r.twin for r in routes]
+        g._route_pts = [rules.route_points.get(r.length, 0) for r in routes]
+        g._small_game = n <= rules.double_routes_single_use_max_players
+
+        train, regular, long_ = g._starting_orders(decks)
+        g.initial_train = train[:]
+        g.initial_tickets = regular[:]
+        g.initial_long = long_[:]
+        g.reshuffles = []
+        g.forced_reshuffles = None
+        if reshuffles is not None:
+            g.forced_reshuffles = [[g._card_of(c, "reshuffles") for c in order] for order in reshuffles]
+
+        g.deck = train[::-1]  # top of the deck is the end of the list
+        g.discard = []
+        g.hands = [[0] * (g.ncol + 1) for _ in range(n)]
+        for p in range(n):  # E-SETUP-1
+            for _ in range(rules.starting_hand):
+                g.hands[p][g.deck.pop()] += 1
+        g.face_up = [-1] * rules.face_up
+        for i in range(rules.face_up):
+            g.face_up[i] = g._take_card()
+        g._check_face_up()  # E-SETUP-2
+
+        g.tickets = [[] for _ in range(n)]
+        g.offered = []
+        setup_offers: list[list[int]] = [[] for _ in range(n)]
+        for p in range(n):  # E-SETUP-3: the rest of the long tickets leave the game
+            setup_offers[p].extend(long_[p * rules.setup_long_tickets:(p + 1) * rules.setup_long_tickets])
+        pos = 0
+        for p in range(n):  # E-SETUP-4
+            setup_offers[p].extend(regular[pos:pos + rules.setup_regular_tickets])
+            pos += rules.setup_regular_tickets
+        g.ticket_deck = regular[pos:]
+        g._setup_offers = setup_offers
+
+        g.owner = [-1] * len(routes)
+        g.open_routes = list(range(len(routes)))
+        g.trains = [rules.pieces] * n
+        g.stations_left = [rules.stations] * n
+        g.station_owner = [-1] * len(game_map.cities)
+        g.scores = [0] * n
+        g.final_turns = -1
+        g.passes = 0
+        g.t_route = -1
+        g.t_color = -1
+        g.t_wild = 0
+        g.t_extra = 0
+        g.t_revealed = []
+        g.history = []
+        g.current = 0
+        g.phase = CHOOSE_SETUP
+        g.offered = setup_offers[0]
+        return g
+
+    def _card_of(self, name: object, where: str) -> int:
+        if not isinstance(name, str):
+            raise RecordError(f"{where}: a card is a name, got {name!r}")
+        try:
+            return self.map.card(name)
+        except MapError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+
+    def _starting_orders(self, decks: dict[str, list[str]] | None) -> tuple[list[int], list[int], list[int]]:
+        """The train deck, regular tickets and long tickets, top first (E-SETUP-1, -3, -4)."""
+        m = self.map
+        decks = decks or {}
+        if not isinstance(decks, dict):
+            raise RecordError("decks: expected an object with 'train', 'tickets', 'long_tickets'")
+        full_train = [c for c in range(self.ncol) for _ in range(m.per_color)] + [self.wild] * m.wild_count
+        long_ids = [t.index for t in m.tickets if t.long]
+        regular_ids = [t.index for t in m.tickets if not t.long]
+        if "train" in decks:
+            train = [self._card_of(c, "decks.train") for c in _as_list(decks["train"], "decks.train")]
+            if sorted(train) != sorted(full_train):
+                raise RecordError(f"decks.train must hold exactly the map's {len(full_train)} cards "
+                                  f"({m.per_color} of each colour and {m.wild_count} {m.wild_name})")
+        else:
+            train = full_train
+            self.rng.shuffle(train)
+        if "long_tickets" in decks:
+            long_ = self._tickets_of(decks["long_tickets"], "decks.long_tickets")
+            if sorted(long_) != sorted(long_ids):
+                raise RecordError("decks.long_tickets must hold exactly the map's long tickets")
+        else:
+            long_ = long_ids
+            self.rng.shuffle(long_)
+        if "tickets" in decks:
+            regular = self._tickets_of(decks["tickets"], "decks.tickets")
+            if sorted(regular) != sorted(regular_ids):
+                raise RecordError("decks.tickets must hold exactly the map's regular tickets")
+        else:
+            regular = regular_ids
+            self.rng.shuffle(regular)
+        unknown = set(decks) - {"train", "tickets", "long_tickets"}
+        if unknown:
+            raise RecordError(f"decks: unknown deck {sorted(unknown)[0]!r} (known: train, tickets, long_tickets)")
+        return train, regular, long_
+
+    def _tickets_of(self, names: object, where: str) -> list[int]:
+        out = []
+        for name in _as_list(names, where):
+            if not isinstance(name, str):
+                raise RecordError(f"{where}: a ticket is a name such as 'Berlin-Roma', got {name!r}")
+            try:
+                out.append(self.map.ticket(name).index)
+            except MapError as exc:
+                raise RecordError(f"{where}: {exc}") from None
+        return out
+
+    # ------------------------------------------------------------------ cards
+
+    def _take_card(self) -> int:
+        """The top card of the deck, reshuffling the discards first if the deck is empty (E-DRAW-7); -1 if none."""
+        deck = self.deck
+        if not deck:
+            if not self.discard:
+                return -1
+            self._reshuffle()
+        return deck.pop()
+
+    def _reshuffle(self) -> None:
+        forced = self.forced_reshuffles
+        if forced is not None and len(self.reshuffles) < len(forced):
+            order = forced[len(self.reshuffles)]
+            if sorted(order) != sorted(self.discard):
+                raise RecordError(
+                    f"reshuffles[{len(self.reshuffles)}] must hold exactly the {len(self.discard)} cards of the "
+                    "discard pile at that moment"
+                )
+            new = order[:]
+        else:
+            new = self.discard[:]
+            self.rng.shuffle(new)
+        self.reshuffles.append(new)
+        self.discard.clear()
+        self.deck[:] = new[::-1]
+
+    def _check_face_up(self) -> None:
+        """E-DRAW-6: 3 face-up wilds: discard the row and turn up a new one, at most `face_up_max_resets` times."""
+        rules = self.map.rules
+        face = self.face_up
+        wild = self.wild
+        resets = 0
+        while face.count(wild) >= rules.face_up_wild_limit and resets < rules.face_up_max_resets:
+            self.discard.extend(c for c in face if c >= 0)
+            for i in range(len(face)):
+                face[i] = -1
+            for i in range(len(face)):
+                face[i] = self._take_card()
+            resets += 1
+
+    def _can_draw_blind(self) -> bool:
+        return bool(self.deck) or bool(self.discard)
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_ids(self) -> list[int]:
+        """Every legal action id for the seat to move (empty when the game is over)."""
+        phase = self.phase
+        cat = self.cat
+        if phase == MAIN:
+            out = self._draw_ids(first=True)
+            if self.ticket_deck:
+                out.append(cat.draw_tickets)
+            self._claim_ids(out)
+            if self.stations_left[self.current]:
+                self._station_ids(out)
+            if not out:
+                out.append(cat.pass_)
+            return out
+        if phase == SECOND_CARD:
+            return self._draw_ids(first=False)
+        if phase == CHOOSE_SETUP or phase == CHOOSE_TICKETS:
+            k = len(self.offered)
+            need = self._keep_min()
+            base = cat.keep_base
+            return [base + mask for mask in range(1, 1 << k) if mask.bit_count() >= need]
+        if phase == TUNNEL:
+            out = []
+            hand = self.hands[self.current]
+            x = self.t_extra
+            w_have = hand[self.wild]
+            if self.t_color == self.wild:
+                if w_have >= x:
+                    out.append(cat.pay[(x, x)])
+            else:
+                lo = x - hand[self.t_color]
+                for w in range(lo if lo > 0 else 0, (w_have if w_have < x else x) + 1):
+                    out.append(cat.pay[(x, w)])
+            out.append(cat.abandon)
+            return out
+        return []
+
+    def _keep_min(self) -> int:
+        rules = self.map.rules
+        need = rules.setup_keep_min if self.phase == CHOOSE_SETUP else rules.draw_keep_min
+        return min(need, len(self.offered))
+
+    def _draw_ids(self, first: bool) -> list[int]:
+        out = [self.cat.draw_deck] if (self.deck or self.discard) else []
+        seen = 0
+        face_ids = self.cat.draw_face_up
+        wild = self.wild
+        for c in self.face_up:
+            if c >= 0 and not (seen >> c) & 1 and (first or c != wild):
+                seen |= 1 << c
+                out.append(face_ids[c])
+        return out
+
+    def _claim_ids(self, out: list[int]) -> None:
+        p = self.current
+        hand = self.hands[p]
+        ncol = self.ncol
+        w_have = hand[ncol]
+        trains = self.trains[p]
+        owner = self.owner
+        lengths = self._route_len
+        colours = self._route_col
+        ferries = self._route_ferry
+        twins = self._route_twin
+        base_of = self.cat.claim_base
+        best = max(hand[:ncol])
+        held = [(ci, cnt) for ci, cnt in enumerate(hand[:ncol]) if cnt]
+        for r in self.open_routes:
+            length = lengths[r]
+            if length > trains:
+                continue
+            twin = twins[r]
+            if twin >= 0 and owner[twin] == p:
+                continue  # E-DOUBLE-1
+            col = colours[r]
+            base = base_of[r]
+            if col >= 0:
+                cnt = hand[col]
+                if cnt + w_have < length:
+                    continue
+                lo = length - cnt if cnt < length else 0
+                hi = w_have if w_have < length else length
+                out.extend(range(base + lo, base + hi + 1))
+            else:
+                if best + w_have < length:
+                    continue
+                ferry = ferries[r]
+                if w_have < ferry:
+                    continue
+                hi = w_have if w_have < length - 1 else length - 1
+                for ci, cnt in held:
+                    lo = length - cnt
+                    if lo < ferry:
+                        lo = ferry
+                    if lo <= hi:
+                        start = base + ci * length
+                        out.extend(range(start + lo, start + hi + 1))
+                if w_have >= length:
+                    out.append(base + ncol * length)
+
+    def _station_ids(self, out: list[int]) -> None:
+        p = self.current
+        rules = self.map.rules
+        built = rules.stations - self.stations_left[p]
+        cost = rules.station_costs[built]
+        hand = self.hands[p]
+        ncol = self.ncol
+        w_have = hand[ncol]
+        offsets = []
+        hi = w_have if w_have < cost - 1 else cost - 1
+        for ci in range(ncol):
+            cnt = hand[ci]
+            if cnt:
+                lo = cost - cnt if cnt < cost else 0
+                offsets.extend(range(ci * cost + lo, ci * cost + hi + 1))
+        if w_have >= cost:
+            offsets.append(ncol * cost)
+        if not offsets:
+            return
+        station_owner = self.station_owner
+        for city, bases in enumerate(self.cat.station_base):
+            if station_owner[city] < 0:
+                base = bases[built]
+                out.extend([base + o for o in offsets])
+
+    # ------------------------------------------------------------------ legality with reasons
+
+    def is_legal_id(self, aid: int) -> bool:
+        """Whether action id `aid` is legal now (cheap: no list is built)."""
+        return self.why_illegal(aid) is None
+
+    def why_illegal(self, aid: int) -> tuple[str, str] | None:
+        """None if `aid` is legal now, else (rule ID, what is wrong)."""
+        cat = self.cat
+        if not 0 <= aid < len(cat):
+            return ("", f"no action has id {aid}")
+        phase = self.phase
+        kind = cat.kind[aid]
+        p = self.current
+        hand = self.hands[p]
+        wild = self.wild
+        names = self.map.card_names
+        if phase == OVER:
+            return ("E-END-1", "the game is over")
+        if phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
+            rule = "E-SETUP-5" if phase == CHOOSE_SETUP else "E-TICK-1"
+            if kind != A.KEEP_TICKETS:
+                return (rule, "choose which of the offered tickets to keep first")
+            mask = cat.a[aid]
+            if mask >> len(self.offered):
+                return (rule, f"only {len(self.offered)} tickets are on offer")
+            need = self._keep_min()
+            if mask.bit_count() < need:
+                return (rule, f"keep at least {need} of the {len(self.offered)} tickets offered")
+            return None
+        if phase == TUNNEL:
+            if kind == A.ABANDON_TUNNEL:
+                return None
+            if kind != A.PAY_TUNNEL:
+                return ("E-TUN-4", "a tunnel's extra cards are due: pay them or abandon the tunnel")
+            x, w = cat.a[aid], cat.c[aid]
+            if x != self.t_extra:
+                return ("E-TUN-2", f"the tunnel needs {self.t_extra} extra card(s), not {x}")
+            if self.t_color == wild and w != x:
+                return ("E-TUN-3", f"the route was paid with {names[wild]}s only: the extra cards must be {names[wild]}s")
+            colour_need = x - w
+            if hand[wild] < w or (colour_need and hand[self.t_color] < colour_need):
+                return ("E-TUN-4", f"you do not hold the extra cards ({self._cards_text(self.t_color, x - w, w)})")
+            return None
+        if phase == SECOND_CARD:
+            if kind == A.DRAW_DECK:
+                return None if self._can_draw_blind() else ("E-DRAW-8", "the deck and the discard pile are empty")
+            if kind != A.DRAW_FACE_UP:
+                return ("E-DRAW-1", "draw your second card (from the face-up row or the deck)")
+            card = cat.b[aid]
+            if card == wild:
+                return ("E-DRAW-4", f"a face-up {names[wild]} cannot be the second card")
+            if card not in self.face_up:
+                return ("E-DRAW-1", f"no {names[card]} card is face up")
+            return None
+        # MAIN
+        if kind == A.DRAW_DECK:
+            return None if self._can_draw_blind() else ("E-DRAW-8", "the deck and the discard pile are empty")
+        if kind == A.DRAW_FACE_UP:
+            card = cat.b[aid]
+            return None if card in self.face_up else ("E-DRAW-1", f"no {names[card]} card is face up")
+        if kind == A.DRAW_TICKETS:
+            return None if self.ticket_deck else ("E-TICK-1", "the ticket deck is empty")
+        if kind == A.CLAIM:
+            return self._why_claim_illegal(aid)
+        if kind == A.BUILD_STATION:
+            return self._why_station_illegal(aid)
+        if kind == A.PASS:
+            others = self.legal_ids()
+            return None if others == [cat.pass_] else ("E-DRAW-8", "you may pass only when no other action is legal")
+        if kind == A.KEEP_TICKETS:
+            return ("E-TICK-1", "no tickets are on offer: draw tickets first")
+        return ("E-TUN-2", "no tunnel payment is due")
+
+    def _cards_text(self, colour: int, colour_count: int, wilds: int) -> str:
+        names = self.map.card_names
+        parts = []
+        if colour_count:
+            parts.append(f"{colour_count} {names[colour]}")
+        if wilds:
+            parts.append(f"{wilds} {names[self.wild]}")
+        return " + ".join(parts) or "no cards"
+
+    def _why_claim_illegal(self, aid: int) -> tuple[str, str] | None:
+        cat = self.cat
+        r, colour, w = cat.a[aid], cat.b[aid], cat.c[aid]
+        p = self.current
+        route = self.map.routes[r]
+        owner = self.owner[r]
+        if owner >= 0:
+            return ("E-CLAIM-1", f"{route.name} is already claimed by {self.players[owner]}")
+        twin = route.twin
+        if twin >= 0 and self.owner[twin] >= 0:
+            if self.owner[twin] == p:
+                return ("E-DOUBLE-1", f"you hold the other track of {route.name}; one player may not claim both")
+            if self._small_game:
+                rule = "E-DOUBLE-2" if self.map.rules.stations else "N-DOUBLE-1"
+                return (rule, f"the other track of {route.name} is taken; with {self.n} players only one track "
+                        "of a double route is used")
+        if route.length > self.trains[p]:
+            return ("E-CLAIM-4", f"{route.name} needs {route.length} {self.map.rules.piece_name}, you have "
+                    f"{self.trains[p]}")
+        if w < route.ferry_locomotives:
+            return ("E-FERRY-1", f"the ferry {route.name} needs at least {route.ferry_locomotives} "
+                    f"{self.map.wild_name}(s)")
+        hand = self.hands[p]
+        colour_need = route.length - w
+        if hand[self.wild] < w or (colour_need and hand[colour] < colour_need):
+            return ("E-CLAIM-1", f"you do not hold the cards ({self._cards_text(colour, colour_need, w)})")
+        return None
+
+    def _why_station_illegal(self, aid: int) -> tuple[str, str] | None:
+        cat = self.cat
+        city, colour, w, cost = cat.a[aid], cat.b[aid], cat.c[aid], cat.d[aid]
+        p = self.current
+        rules = self.map.rules
+        name = self.map.cities[city].name
+        if not self.stations_left[p]:
+            return ("E-STAT-2", f"you have built all {rules.stations} stations")
+        if self.station_owner[city] >= 0:
+            return ("E-STAT-1", f"{name} already has a station ({self.players[self.station_owner[city]]})")
+        built = rules.stations - self.stations_left[p]
+        if cat.station_base[city][built] > aid or (built + 1 < len(rules.station_costs)
+                                                    and cat.station_base[city][built + 1] <= aid):
+            need = rules.station_costs[built]
+            return ("E-STAT-3", f"your station number {built + 1} costs {need} card(s), not {cost}")
+        hand = self.hands[p]
+        colour_need = cost - w
+        if hand[self.wild] < w or (colour_need and hand[colour] < colour_need):
+            return ("E-STAT-3", f"you do not hold the cards ({self._cards_text(colour, colour_need, w)})")
+        return None
+
+    # ------------------------------------------------------------------ apply
+
+    def apply_id(self, aid: int) -> None:
+        """Play action id `aid`; `IllegalActionError` (naming the rule) and no change if it is not legal."""
+        why = self.why_illegal(aid)
+        if why is not None:
+            raise IllegalActionError(why[1], why[0])
+        self.apply_unchecked(aid)
+
+    def apply_unchecked(self, aid: int) -> None:
+        """Play a legal action id without checking it (for callers that took it from `legal_ids`)."""
+        cat = self.cat
+        kind = cat.kind[aid]
+        p = self.current
+        hand = self.hands[p]
+        detail: tuple[int, ...] = ()
+        if kind == A.DRAW_DECK:
+            card = self._take_card()
+            hand[card] += 1
+            detail = (card,)
+            self.history.append((p, aid, detail))
+            self._after_draw(False)
+            return
+        if kind == A.DRAW_FACE_UP:
+            card = cat.b[aid]
+            face = self.face_up
+            slot = face.index(card)
+            hand[card] += 1
+            face[slot] = self._take_card()  # E-DRAW-2
+            self._check_face_up()
+            self.history.append((p, aid, detail))
+            self._after_draw(card == self.wild)
+            return
+        if kind == A.CLAIM:
+            r, colour, w = cat.a[aid], cat.b[aid], cat.c[aid]
+            length = self._route_len[r]
+            colour_count = length - w
+            wild = self.wild
+            if colour_count:
+                hand[colour] -= colour_count
+            hand[wild] -= w
+            if self.map.routes[r].tunnel and self.map.rules.tunnel_reveal:
+                self._start_tunnel(p, aid, r, colour, w)
+                return
+            discard = self.discard
+            if colour_count:
+                discard.extend([colour] * colour_count)
+            if w:
+                discard.extend([wild] * w)
+            self._claim(p, r)
+            self.history.append((p, aid, detail))
+            self._end_turn()
+            return
+        if kind == A.PAY_TUNNEL:
+            x, w = cat.a[aid], cat.c[aid]
+            colour = self.t_color
+            wild = self.wild
+            hand[wild] -= w
+            if x - w:
+                hand[colour] -= x - w
+            r = self.t_route
+            claim_colour_count = self._route_len[r] - self.t_wild
+            discard = self.discard
+            if colour != wild:
+                discard.extend([colour] * (claim_colour_count + x - w))
+            discard.extend([wild] * (self.t_wild + w))
+            discard.extend(self.t_revealed)  # E-TUN-5
+            self._claim(p, r)
+            self._clear_tunnel()
+            self.history.append((p, aid, detail))
+            self._end_turn()
+            return
+        if kind == A.ABANDON_TUNNEL:  # E-TUN-4: the played cards come back
+            r = self.t_route
+            colour = self.t_color
+            claim_colour_count = self._route_len[r] - self.t_wild
+            if colour != self.wild:
+                hand[colour] += claim_colour_count
+            hand[self.wild] += self.t_wild
+            self.discard.extend(self.t_revealed)  # E-TUN-5
+            self._clear_tunnel()
+            self.history.append((p, aid, detail))
+            self._end_turn()
+            return
+        if kind == A.BUILD_STATION:
+            city, colour, w, cost = cat.a[aid], cat.b[aid], cat.c[aid], cat.d[aid]
+            wild = self.wild
+            if cost - w:
+                hand[colour] -= cost - w
+                self.discard.extend([colour] * (cost - w))
+            if w:
+                hand[wild] -= w
+                self.discard.extend([wild] * w)
+            self.station_owner[city] = p
+            self.stations_left[p] -= 1
+            self.history.append((p, aid, detail))
+            self._end_turn()
+            return
+        if kind == A.DRAW_TICKETS:
+            k = self.map.rules.draw_tickets
+            self.offered = self.ticket_deck[:k]
+            del self.ticket_deck[:k]
+            self.phase = CHOOSE_TICKETS
+            self.history.append((p, aid, detail))
+            return
+        if kind == A.KEEP_TICKETS:
+            mask = cat.a[aid]
+            offered = self.offered
+            kept = tuple(t for i, t in enumerate(offered) if (mask >> i) & 1)
+            returned = [t for i, t in enumerate(offered) if not (mask >> i) & 1]
+            self.tickets[p].extend(kept)
+            self.offered = []
+            self.history.append((p, aid, kept))
+            if self.phase == CHOOSE_SETUP:
+                if self.map.rules.setup_returned == "bottom":  # N-SETUP-2; Europe: to the box (E-SETUP-5)
+                    self.ticket_deck.extend(returned)
+                if p + 1 < self.n:
+                    self.current = p + 1
+                    self.offered = self._setup_offers[p + 1]
+                else:
+                    self.current = 0
+                    self.phase = MAIN
+                return
+            self.ticket_deck.extend(returned)  # E-TICK-2
+            self._end_turn()
+            return
+        if kind == A.PASS:  # E-DRAW-8
+            self.history.append((p, aid, detail))
+            self.passes += 1
+            if self.passes >= self.n:
+                self.phase = OVER  # every seat passed in a row: nothing can change any more
+                return
+            self._end_turn(passed=True)
+            return
+        raise InvalidActionError(f"unknown action id {aid}")
+
+    def _after_draw(self, took_face_up_wild: bool) -> None:
+        if self.phase == MAIN:
+            if took_face_up_wild:  # E-DRAW-3
+                self._end_turn()
+                return
+            self.phase = SECOND_CARD
+            if not self._draw_ids(first=False):  # E-DRAW-8: no second card can be drawn
+                self._end_turn()
+            return
+        self._end_turn()
+
+    def _start_tunnel(self, p: int, aid: int, r: int, colour: int, w: int) -> None:
+        """E-TUN-1..3: the cards wait aside; reveal the top cards and count the extra ones due."""
+        revealed = []
+        for _ in range(self.map.rules.tunnel_reveal):
+            card = self._take_card()  # E-TUN-6
+            if card < 0:
+                break
+            revealed.append(card)
+        wild = self.wild
+        if colour == wild:
+            extra = revealed.count(wild)
+        else:
+            extra = sum(1 for c in revealed if c == colour or c == wild)
+        self.history.append((p, aid, tuple(revealed)))
+        if extra == 0:
+            discard = self.discard
+            colour_count = self._route_len[r] - w
+            if colour_count:
+                discard.extend([colour] * colour_count)
+            if w:
+                discard.extend([wild] * w)
+            discard.extend(revealed)
+            self._claim(p, r)
+            self._end_turn()
+            return
+        self.t_route = r
+        self.t_color = colour
+        self.t_wild = w
+        self.t_extra = extra
+        self.t_revealed = revealed
+        self.phase = TUNNEL
+
+    def _clear_tunnel(self) -> None:
+        self.t_route = -1
+        self.t_color = -1
+        self.t_wild = 0
+        self.t_extra = 0
+        self.t_revealed = []
+
+    def _claim(self, p: int, r: int) -> None:
+        """Place the trains and score the route (E-CLAIM-3); close its twin where the rules say so."""
+        self.owner[r] = p
+        self.open_routes.remove(r)
+        twin = self._route_twin[r]
+        if twin >= 0 and self._small_game and twin in self.open_routes:  # E-DOUBLE-2
+            self.open_routes.remove(twin)
+        self.trains[p] -= self._route_len[r]
+        self.scores[p] += self._route_pts[r]
+
+    def _end_turn(self, passed: bool = False) -> None:
+        """E-END-1: the final round starts when a seat ends its turn with few pieces left."""
+        if not passed:
+            self.passes = 0
+        p = self.current
+        if self.final_turns < 0:
+            if self.trains[p] <= self.map.rules.end_trigger_pieces:
+                self.final_turns = self.n
+        else:
+            self.final_turns -= 1
+            if self.final_turns == 0:
+                self.phase = OVER
+                return
+        self.current = p + 1 if p + 1 < self.n else 0
+        self.phase = MAIN
+
+    # ------------------------------------------------------------------ public helpers
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.phase == OVER
+
+    @property
+    def phase_name(self) -> str:
+        """The phase as the record format names it."""
+        return PHASE_NAMES[self.phase]
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action as an `Action` (for people and tools; bots in a hurry use `legal_ids`)."""
+        return [self.decode(i) for i in self.legal_ids()]
+
+    def apply(self, action: Action) -> None:
+        """Play an `Action`; a malformed or illegal one raises and changes nothing."""
+        self.apply_id(self.encode(action))
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether `action` is legal now."""
+        try:
+            aid = self.encode(action)
+        except (IllegalActionError, InvalidActionError):
+            return False
+        return self.why_illegal(aid) is None
+
+    def copy(self) -> Game:
+        """An independent copy for search (flat lists copied, the map and catalogue shared)."""
+        g = Game.__new__(Game)
+        for name in (
+            "map", "cat", "players", "n", "wild", "ncol", "phase", "current", "final_turns", "passes", "t_route",
+            "t_color", "t_wild", "t_extra", "initial_train", "initial_tickets", "initial_long", "forced_reshuffles",
+            "seed", "_route_len", "_route_col", "_route_ferry", "_route_twin", "_route_pts", "_small_game",
+        ):
+            object.__setattr__(g, name, getattr(self, name))
+        g.hands = [h[:] for h in self.hands]
+        g.deck = self.deck[:]
+        g.discard = self.discard[:]
+        g.face_up = self.face_up[:]
+        g.owner = self.owner[:]
+        g.open_routes = self.open_routes[:]
+        g.trains = self.trains[:]
+        g.stations_left = self.stations_left[:]
+        g.station_owner = self.station_owner[:]
+        g.scores = self.scores[:]
+        g.tickets = [t[:] for t in self.tickets]
+        g.ticket_deck = self.ticket_deck[:]
+        g.offered = self.offered[:]
+        g.t_revealed = self.t_revealed[:]
+        g.history = self.history[:]
+        g.reshuffles = [r[:] for r in self.reshuffles]
+        g.rng = self.rng.copy()
+        g._setup_offers = self._setup_offers
+        return g
+
+    # ------------------------------------------------------------------ Action <-> id
+
+    def decode(self, aid: int) -> Action:
+        """The `Action` of id `aid` in the current state (ticket choices refer to the tickets on offer)."""
+        cat = self.cat
+        kind = cat.kind[aid]
+        names = self.map.card_names
+        if kind == A.DRAW_DECK:
+            return Action("draw_card", source="deck")
+        if kind == A.DRAW_FACE_UP:
+            return Action("draw_card", source="face_up", card=names[cat.b[aid]])
+        if kind == A.DRAW_TICKETS:
+            return Action("draw_tickets")
+        if kind == A.KEEP_TICKETS:
+            mask = cat.a[aid]
+            tickets = self.map.tickets
+            return Action("keep_tickets", tickets=tuple(
+                tickets[t].name for i, t in enumerate(self.offered) if (mask >> i) & 1))
+        if kind == A.CLAIM:
+            r, colour, w = cat.a[aid], cat.b[aid], cat.c[aid]
+            route = self.map.routes[r]
+            return Action("claim_route", route=route.name,
+                          cards=self._card_tuple(colour, route.length - w, w))
+        if kind == A.PAY_TUNNEL:
+            x, w = cat.a[aid], cat.c[aid]
+            colour = self.t_color if self.t_color >= 0 else self.wild
+            return Action("pay_tunnel", cards=self._card_tuple(colour, x - w, w))
+        if kind == A.ABANDON_TUNNEL:
+            return Action("abandon_tunnel")
+        if kind == A.BUILD_STATION:
+            city, colour, w, cost = cat.a[aid], cat.b[aid], cat.c[aid], cat.d[aid]
+            return Action("build_station", city=self.map.cities[city].name,
+                          cards=self._card_tuple(colour, cost - w, w))
+        return Action("pass")
+
+    def _card_tuple(self, colour: int, colour_count: int, wilds: int) -> tuple[tuple[str, int], ...]:
+        names = self.map.card_names
+        counts: dict[str, int] = {}
+        if colour_count and colour != self.wild:
+            counts[names[colour]] = colour_count
+        if wilds or colour == self.wild:
+            counts[names[self.wild]] = wilds + (colour_count if colour == self.wild else 0)
+        return Action.make_cards(counts)
+
+    def encode(self, action: Action) -> int:
+        """The catalogue id of `action` in the current state.
+
+        Raises `InvalidActionError` for names the map does not know and `IllegalActionError` for a
+        card set the rules never allow for that route, station or tunnel (mixed colours, wrong count).
+        """
+        cat = self.cat
+        kind = action.kind
+        if kind == "draw_card":
+            if action.source == "deck":
+                return cat.draw_deck
+            return cat.draw_face_up[self._card_index(action.card)]
+        if kind == "draw_tickets":
+            return cat.draw_tickets
+        if kind == "abandon_tunnel":
+            return cat.abandon
+        if kind == "pass":
+            return cat.pass_
+        if kind == "keep_tickets":
+            return cat.keep_base + self._keep_mask(action.tickets)
+        if kind == "claim_route":
+            return self._encode_claim(action)
+        if kind == "build_station":
+            return self._encode_station(action)
+        if kind == "pay_tunnel":
+            return self._encode_pay(action)
+        raise InvalidActionError(f"unknown action {kind!r}")
+
+    def _card_index(self, name: str | None) -> int:
+        try:
+            return self.map.card(name or "")
+        except MapError as exc:
+            raise InvalidActionError(str(exc)) from None
+
+    def _split_cards(self, action: Action, rule: str) -> tuple[int, int, int]:
+        """(colour, colour count, wild count) of a card set that is one colour plus wilds."""
+        colour = -1
+        colour_count = 0
+        wilds = 0
+        for name, count in action.cards:
+            card = self._card_index(name)
+            if card == self.wild:
+                wilds += count
+            elif colour >= 0 and count:
+                raise IllegalActionError(
+                    f"the cards must be of one colour (plus {self.map.wild_name}s), got {dict(action.cards)}", rule)
+            elif count:
+                colour, colour_count = card, count
+        return colour, colour_count, wilds
+
+    def _encode_claim(self, action: Action) -> int:
+        try:
+            route = self.map.route(action.route or "")
+        except MapError as exc:
+            raise InvalidActionError(str(exc)) from None
+        colour, colour_count, wilds = self._split_cards(action, "E-CLAIM-1")
+        total = colour_count + wilds
+        if total != route.length:
+            raise IllegalActionError(f"{route.name} has {route.length} spaces: play {route.length} cards, not {total}",
+                                     "E-CLAIM-1")
+        base = self.cat.claim_base[route.index]
+        if colour < 0:
+            return self.cat.claim_all_wild[route.index]
+        if route.color == "gray":
+            return base + colour * route.length + wilds
+        if self.map.colors[colour] != route.color:
+            raise IllegalActionError(f"{route.name} is {route.color}: pay it with {route.color} cards "
+                                     f"(or {self.map.wild_name}s), not {self.map.colors[colour]}", "E-CLAIM-2")
+        return base + wilds
+
+    def _encode_station(self, action: Action) -> int:
+        try:
+            city = self.map.city(action.city or "")
+        except MapError as exc:
+            raise InvalidActionError(str(exc)) from None
+        rules = self.map.rules
+        if not rules.stations:
+            raise IllegalActionError(f"there are no stations on {self.map.name}", "N-TURN-1")
+        colour, colour_count, wilds = self._split_cards(action, "E-STAT-3")
+        cost = colour_count + wilds
+        built = min(rules.stations - self.stations_left[self.current], rules.stations - 1)
+        if cost != rules.station_costs[built]:
+            raise IllegalActionError(f"your station number {built + 1} costs {rules.station_costs[built]} card(s), "
+                                     f"not {cost}", "E-STAT-3")
+        base = self.cat.station_base[city.index][built]
+        if colour < 0:
+            return base + self.ncol * cost
+        return base + colour * cost + wilds
+
+    def _encode_pay(self, action: Action) -> int:
+        colour, colour_count, wilds = self._split_cards(action, "E-TUN-2")
+        if self.phase != TUNNEL:
+            raise IllegalActionError("no tunnel payment is due", "E-TUN-2")
+        x = colour_count + wilds
+        if colour >= 0 and colour != self.t_color:
+            if self.t_color == self.wild:
+                raise IllegalActionError(f"the route was paid with {self.map.wild_name}s only: the extra cards "
+                                         f"must be {self.map.wild_name}s", "E-TUN-3")
+            raise IllegalActionError(f"pay the extra cards in {self.map.card_names[self.t_color]} (or "
+                                     f"{self.map.wild_name}s), the colour played", "E-TUN-2")
+        key = (x, wilds)
+        if key not in self.cat.pay:
+            raise IllegalActionError(f"the tunnel needs {self.t_extra} extra card(s), not {x}", "E-TUN-2")
+        return self.cat.pay[key]
+
+    def _keep_mask(self, names: Sequence[str]) -> int:
+        rule = "E-SETUP-5" if self.phase == CHOOSE_SETUP else "E-TICK-1"
+        if self.phase not in (CHOOSE_SETUP, CHOOSE_TICKETS):
+            raise IllegalActionError("no tickets are on offer: draw tickets first", "E-TICK-1")
+        mask = 0
+        for name in names:
+            try:
+                ticket = self.map.ticket(name).index
+            except MapError as exc:
+                raise InvalidActionError(str(exc)) from None
+            if ticket not in self.offered:
+                raise IllegalActionError(f"ticket {name} is not on offer", rule)
+            bit = 1 << self.offered.index(ticket)
+            if mask & bit:
+                raise IllegalActionError(f"ticket {name} is named twice", rule)
+            mask |= bit
+        return mask
+
+
+def _as_list(value: object, where: str) -> list[object]:
+    if not isinstance(value, list):
+        raise RecordError(f"{where}: expected a list")
+    return value
+
+
+def board_of(game: Game) -> list[BoardPlayer]:
+    """The board at this moment, per seat: routes, station cities and tickets held."""
+    routes: list[list[int]] = [[] for _ in range(game.n)]
+    for r, owner in enumerate(game.owner):
+        if owner >= 0:
+            routes[owner].append(r)
+    stations: list[list[int]] = [[] for _ in range(game.n)]
+    for city, owner in enumerate(game.station_owner):
+        if owner >= 0:
+            stations[owner].append(city)
+    return [BoardPlayer(game.players[p], tuple(routes[p]), tuple(stations[p]), tuple(game.tickets[p]))
+            for p in range(game.n)]
+
+
+def final_score(game: Game) -> FinalScore:
+    """The final breakdown (E-SCORE-1); on an unfinished game, what it would be if it ended now."""
+    return score_board(game.map, board_of(game), game.owner)
