@@ -1,0 +1,152 @@
+"""`ttr replay`, `ttr score` and `ttr bench`: records, positions and engine speed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from ttr.engine import Game, final_score
+from ttr.errors import TTRError
+from ttr.maps import load_map
+from ttr.records import load_json, read_record, replay, score_position, write_record
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the replay, score and bench sub-commands."""
+    p = sub.add_parser("replay", help="replay a game record (ttr-record/1) and show the state after it")
+    p.add_argument("record", help="path of a ttr-record/1 JSON file")
+    p.add_argument("--json", action="store_true", help="print the state as JSON (docs/records.md)")
+    p.set_defaults(run=run_replay)
+
+    p = sub.add_parser("score", help="score an end-of-game board (ttr-position/1)")
+    p.add_argument("position", help="path of a ttr-position/1 JSON file")
+    p.add_argument("--json", action="store_true", help="print the breakdown as JSON (docs/records.md)")
+    p.set_defaults(run=run_score)
+
+    p = sub.add_parser("bench", help="play N games of uniformly random legal actions and print the speed")
+    p.add_argument("--map", default="europe", help="map name or map file (default: europe)")
+    p.add_argument("--players", type=int, default=4, help="number of seats (default: 4)")
+    p.add_argument("--games", type=int, default=100, help="number of games (default: 100)")
+    p.add_argument("--seed", type=int, default=0, help="first game's seed; game i uses seed+i (default: 0)")
+    p.add_argument("--record", metavar="PATH",
+                   help="write the games' records: a file for one game, else a folder of game-NNNNN.json")
+    p.set_defaults(run=run_bench)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Replay a record; exit 1 at the first illegal action."""
+    result = replay(read_record(load_json(args.record)))
+    state = result.to_json()
+    if args.json:
+        print(json.dumps(state, ensure_ascii=False, indent=1))
+    else:
+        _print_state(state)
+    return 1 if result.error else 0
+
+
+def run_score(args: argparse.Namespace) -> int:
+    """Score a position."""
+    final = score_position(load_json(args.position)).to_json()
+    if args.json:
+        print(json.dumps(final, ensure_ascii=False, indent=1))
+    else:
+        _print_final(Console(), final)
+    return 0
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """Random games as fast as the engine goes, listing the legal actions at every step."""
+    if args.games < 1:
+        raise TTRError("--games must be at least 1")
+    game_map = load_map(args.map)
+    record_dir: Path | None = None
+    if args.record and args.games > 1:
+        record_dir = Path(args.record)
+        record_dir.mkdir(parents=True, exist_ok=True)
+    total_actions = 0
+    start = time.perf_counter()
+    for i in range(args.games):
+        seed = args.seed + i
+        game = Game.new(game_map, args.players, seed=seed)
+        total_actions += play_random(game, random.Random(seed))
+        final_score(game)
+        if args.record:
+            target = record_dir / f"game-{i + 1:05d}.json" if record_dir else Path(args.record)
+            target.write_text(json.dumps(write_record(game), ensure_ascii=False) + "\n", encoding="utf-8")
+    elapsed = time.perf_counter() - start
+    print(f"map: {game_map.name}")
+    print(f"players: {args.players}")
+    print(f"games: {args.games}")
+    print(f"seconds: {elapsed:.3f}")
+    print(f"games_per_second: {args.games / elapsed:.1f}")
+    print(f"actions_per_second: {total_actions / elapsed:.0f}")
+    print(f"mean_actions_per_game: {total_actions / args.games:.1f}")
+    return 0
+
+
+def play_random(game: Game, rng: random.Random) -> int:
+    """Play uniformly random legal actions to the end; returns the number of actions."""
+    count = 0
+    legal = game.legal_ids
+    apply = game.apply_unchecked
+    randbelow = rng.randrange
+    while not game.is_over:
+        ids = legal()
+        apply(ids[randbelow(len(ids))])
+        count += 1
+    return count
+
+
+def _print_state(state: dict[str, Any]) -> None:
+    console = Console()
+    error = state["error"]
+    if error:
+        console.print(f"[bold red]illegal action[/] at actions[{error['index']}]: {json.dumps(error['action'])}")
+        console.print(f"  {error['message']}")
+        console.print("state before that action:")
+    turn = state["turn"]
+    if turn:
+        console.print(f"status: {state['status']}, player {turn['player']} to play ({turn['phase']})")
+        if turn.get("tunnel_reveal") is not None:
+            console.print(f"  tunnel {turn['tunnel_route']}: revealed {', '.join(turn['tunnel_reveal'])}, "
+                          f"{turn['tunnel_extra']} extra card(s) due")
+        if turn.get("tickets_offered"):
+            console.print(f"  tickets offered: {', '.join(turn['tickets_offered'])}")
+    else:
+        console.print(f"status: {state['status']}")
+    face = ", ".join(c or "(empty)" for c in state["face_up"])
+    console.print(f"face up: {face}; deck {state['deck_size']}, discard {state['discard_size']}, "
+                  f"tickets {state['ticket_deck_size']}")
+    table = Table("player", "score", "trains", "stations", "hand", "tickets", "routes")
+    for p in state["players"]:
+        hand = " ".join(f"{k}:{v}" for k, v in p["hand"].items())
+        table.add_row(p["name"], str(p["score"]), str(p["trains"]), str(p["stations"]), hand,
+                      str(len(p["tickets"])), str(len(p["routes"])))
+    console.print(table)
+    if state["final"]:
+        _print_final(console, state["final"])
+
+
+def _print_final(console: Console, final: dict[str, Any]) -> None:
+    table = Table("player", "routes", "tickets", "stations", "express", "attractions", "total",
+                  title="final score")
+    for p in final["players"]:
+        done, failed = len(p["tickets_completed"]), len(p["tickets_failed"])
+        express = f"{p['longest_path']} (+{p['express_bonus']})" if p["express_bonus"] else str(p["longest_path"])
+        table.add_row(p["name"], str(p["route_points"]), f"{p['ticket_points']:+d} ({done} done, {failed} failed)",
+                      f"+{p['station_points']}", express, f"+{p['attractions']}", str(p["total"]))
+    console.print(table)
+    for p in final["players"]:
+        for city, route in p.get("borrowed_routes", {}).items():
+            console.print(f"  {p['name']}'s station in {city} borrows {route or 'no route'}")
+    console.print(f"winner(s): {', '.join(final['winners'])}")
+
+
