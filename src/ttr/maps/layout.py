@@ -1,0 +1,253 @@
+"""Where each city and its name go on a drawn board: projected from latitude and longitude, spread apart.
+
+Cities are projected equirectangularly (longitude scaled by the cosine of the mean latitude), scaled
+so that a typical city is `spacing` pixels from its nearest neighbour, then pushed apart for a few
+rounds: no two cities closer than `min_distance`, two cities joined by a route far enough apart for
+its spaces, and no city sitting on a route it is not an end of. Names are placed greedily beside their
+city where they cover the fewest other names, dots and routes. Everything is deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ttr.maps.model import GameMap
+
+CITY_RADIUS = 7.0
+FONT_SIZE = 13.0
+SPACE_MIN = 20.0  # the shortest a drawn space may be, in pixels
+SPACE_GAP = 3.0
+END_GAP = 4.0  # between a city dot and the first space
+MARGIN = 24.0  # the blank border around the board
+MIN_ANGLE = math.radians(24)  # the least angle between two routes leaving a city
+CHAR_WIDTH = 0.6  # of the font size: a generous average for a sans-serif face
+
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """A city name's anchor point, SVG text-anchor and bounding box."""
+
+    x: float
+    y: float
+    anchor: str
+    box: Box
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLayout:
+    """Pixel positions of the cities (by city index) and their names, and the canvas size."""
+
+    width: float
+    height: float
+    points: tuple[Point, ...]
+    labels: tuple[Label, ...]
+
+
+def layout_board(game_map: GameMap, *, spacing: float = 110.0, min_distance: float = 85.0, margin: float = MARGIN,
+                 top: float = 0.0, rounds: int = 60) -> BoardLayout:
+    """Lay out the board: city points and name labels, shifted so everything fits from (margin, margin + top)."""
+    points = _project(game_map, spacing)
+    _spread(game_map, points, min_distance, rounds)
+    labels = _place_labels(game_map, points)
+    boxes = [lab.box for lab in labels] + [
+        (x - CITY_RADIUS, y - CITY_RADIUS, x + CITY_RADIUS, y + CITY_RADIUS) for x, y in points
+    ]
+    x0 = min(b[0] for b in boxes)
+    y0 = min(b[1] for b in boxes)
+    x1 = max(b[2] for b in boxes)
+    y1 = max(b[3] for b in boxes)
+    dx, dy = margin - x0, margin + top - y0
+    moved = tuple((x + dx, y + dy) for x, y in points)
+    moved_labels = tuple(
+        Label(lab.x + dx, lab.y + dy, lab.anchor, (lab.box[0] + dx, lab.box[1] + dy, lab.box[2] + dx, lab.box[3] + dy))
+        for lab in labels
+    )
+    return BoardLayout(x1 - x0 + 2 * margin, y1 - y0 + 2 * margin + top, moved, moved_labels)
+
+
+def _project(game_map: GameMap, spacing: float) -> list[list[float]]:
+    cities = game_map.cities
+    if not cities:
+        return []
+    mean_lat = sum(c.lat for c in cities) / len(cities)
+    k = math.cos(math.radians(mean_lat))
+    raw = [(c.lon * k, -c.lat) for c in cities]
+    nearest = []
+    for i, (x, y) in enumerate(raw):
+        others = [math.hypot(x - u, y - v) for j, (u, v) in enumerate(raw) if j != i]
+        positive = [d for d in others if d > 0]
+        if positive:
+            nearest.append(min(positive))
+    nearest.sort()
+    typical = nearest[len(nearest) // 2] if nearest else 1.0
+    scale = spacing / typical
+    return [[x * scale, y * scale] for x, y in raw]
+
+
+def _pair_minimums(game_map: GameMap, min_distance: float) -> dict[tuple[int, int], float]:
+    """The least distance between two cities joined by a route: room for its spaces."""
+    need: dict[tuple[int, int], float] = {}
+    for r in game_map.routes:
+        i, j = sorted((game_map.city_index[r.a], game_map.city_index[r.b]))
+        length = r.length * (SPACE_MIN + SPACE_GAP) - SPACE_GAP + 2 * (CITY_RADIUS + END_GAP)
+        need[(i, j)] = max(need.get((i, j), min_distance), length)
+    return need
+
+
+def _spread(game_map: GameMap, p: list[list[float]], min_distance: float, rounds: int) -> None:
+    """Push cities apart in place until no rule is broken by more than half a pixel, or `rounds` run out."""
+    n = len(p)
+    need = _pair_minimums(game_map, min_distance)
+    ends = [sorted((game_map.city_index[r.a], game_map.city_index[r.b])) for r in game_map.routes]
+    segments = sorted({(a, b) for a, b in ends})
+    clearance = CITY_RADIUS + 36.0
+    neighbours: list[list[int]] = [[] for _ in range(n)]
+    for a, b in segments:
+        neighbours[a].append(b)
+        neighbours[b].append(a)
+    for _ in range(rounds):
+        worst = 0.0
+        for i in range(n):
+            for j in range(i + 1, n):
+                want = need.get((i, j), min_distance)
+                dx, dy = p[j][0] - p[i][0], p[j][1] - p[i][1]
+                d = math.hypot(dx, dy)
+                if d >= want:
+                    continue
+                if d < 1e-9:  # the same spot: part them along a fixed, index-based direction
+                    angle = 2.399963 * (i + 1) * (j + 1)
+                    dx, dy, d = math.cos(angle), math.sin(angle), 1.0
+                push = (want - d) / 2
+                worst = max(worst, push)
+                ux, uy = dx / d, dy / d
+                p[i][0] -= ux * push
+                p[i][1] -= uy * push
+                p[j][0] += ux * push
+                p[j][1] += uy * push
+        for a, b in segments:
+            for c in range(n):
+                if c in (a, b):
+                    continue
+                shift = _away_from_segment(p[c], p[a], p[b], clearance)
+                if shift is not None:
+                    worst = max(worst, math.hypot(*shift))
+                    p[c][0] += shift[0]
+                    p[c][1] += shift[1]
+        for c in range(n):
+            worst = max(worst, _fan_out(p, c, neighbours[c]))
+        if worst < 0.5:
+            break
+
+
+def _fan_out(p: list[list[float]], c: int, others: list[int]) -> float:
+    """Turn the routes leaving city `c` apart, about `c`, until no two leave within MIN_ANGLE; the largest move."""
+    worst = 0.0
+    cx, cy = p[c]
+    for k, x in enumerate(others):
+        for y in others[k + 1:]:
+            ax = math.atan2(p[x][1] - cy, p[x][0] - cx)
+            ay = math.atan2(p[y][1] - cy, p[y][0] - cx)
+            diff = (ay - ax + math.pi) % (2 * math.pi) - math.pi
+            if abs(diff) >= MIN_ANGLE:
+                continue
+            turn = (MIN_ANGLE - abs(diff)) / 2 * (1 if diff >= 0 else -1)
+            for city, angle in ((x, -turn), (y, turn)):
+                dx, dy = p[city][0] - cx, p[city][1] - cy
+                cos, sin = math.cos(angle), math.sin(angle)
+                nx, ny = cx + dx * cos - dy * sin, cy + dx * sin + dy * cos
+                worst = max(worst, math.hypot(nx - p[city][0], ny - p[city][1]))
+                p[city][0], p[city][1] = nx, ny
+    return worst
+
+
+def _away_from_segment(c: list[float], a: list[float], b: list[float], clearance: float) -> Point | None:
+    """How far to move city `c` so that it is `clearance` from the middle of segment a-b, or None."""
+    ax, ay = a
+    vx, vy = b[0] - ax, b[1] - ay
+    length2 = vx * vx + vy * vy
+    if length2 < 1e-9:
+        return None
+    t = ((c[0] - ax) * vx + (c[1] - ay) * vy) / length2
+    if not 0.08 < t < 0.92:
+        return None
+    qx, qy = ax + t * vx, ay + t * vy
+    dx, dy = c[0] - qx, c[1] - qy
+    d = math.hypot(dx, dy)
+    if d >= clearance:
+        return None
+    if d < 1e-9:
+        length = math.sqrt(length2)
+        dx, dy, d = -vy / length, vx / length, 1.0
+    return (dx / d * (clearance - d), dy / d * (clearance - d))
+
+
+def _label_candidates(x: float, y: float, width: float) -> list[Label]:
+    fs, r = FONT_SIZE, CITY_RADIUS
+    spots = [
+        (0.0, r + fs + 1, "middle"), (0.0, -r - 4, "middle"), (r + 4, fs * 0.35, "start"),
+        (-r - 4, fs * 0.35, "end"), (r + 1, r + fs - 1, "start"), (r + 1, -r - 2, "start"),
+        (-r - 1, -r - 2, "end"), (-r - 1, r + fs - 1, "end"),
+    ]
+    out = []
+    for dx, dy, anchor in spots:
+        tx, ty = x + dx, y + dy
+        left = {"start": tx, "middle": tx - width / 2, "end": tx - width}[anchor]
+        out.append(Label(tx, ty, anchor, (left, ty - fs * 0.8, left + width, ty + fs * 0.25)))
+    return out
+
+
+def _overlap(a: Box, b: Box) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def _crosses(box: Box, p: Point, q: Point, pad: float) -> bool:
+    """Whether segment p-q passes through `box` grown by `pad` (Liang-Barsky clipping)."""
+    x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    lo, hi = 0.0, 1.0
+    for edge_p, edge_q in ((-dx, p[0] - x0), (dx, x1 - p[0]), (-dy, p[1] - y0), (dy, y1 - p[1])):
+        if edge_p == 0:
+            if edge_q < 0:
+                return False
+            continue
+        t = edge_q / edge_p
+        if edge_p < 0:
+            lo = max(lo, t)
+        else:
+            hi = min(hi, t)
+        if lo > hi:
+            return False
+    return True
+
+
+def _place_labels(game_map: GameMap, p: list[list[float]]) -> list[Label]:
+    points = [(x, y) for x, y in p]
+    dots = [(x - CITY_RADIUS - 2, y - CITY_RADIUS - 2, x + CITY_RADIUS + 2, y + CITY_RADIUS + 2) for x, y in points]
+    segments = sorted({tuple(sorted((game_map.city_index[r.a], game_map.city_index[r.b]))) for r in game_map.routes})
+    widths = [CHAR_WIDTH * FONT_SIZE * len(c.name) for c in game_map.cities]
+    chosen: list[Label | None] = [None] * len(points)
+    for _ in range(2):  # a greedy pass, then each label again with all the others in place
+        for i, (x, y) in enumerate(points):
+            best: tuple[float, int, Label] | None = None
+            for rank, cand in enumerate(_label_candidates(x, y, widths[i])):
+                score = float(rank)
+                for j, other in enumerate(chosen):
+                    if j != i and other is not None:
+                        score += 10 * _overlap(cand.box, other.box)
+                for j, dot in enumerate(dots):
+                    if j != i:
+                        score += 10 * _overlap(cand.box, dot)
+                for a, b in segments:
+                    if _crosses(cand.box, points[a], points[b], 6.0):
+                        score += 60
+                if best is None or score < best[0]:
+                    best = (score, rank, cand)
+            assert best is not None
+            chosen[i] = best[2]
+    return [lab for lab in chosen if lab is not None]
