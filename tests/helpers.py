@@ -1,0 +1,92 @@
+"""Scenario helpers for tests: set up exact positions while keeping every card and ticket accounted for."""
+
+from __future__ import annotations
+
+from ttr.engine import Action, Game
+from ttr.engine.game import MAIN
+from ttr.maps import load_map
+
+
+def new_game(map_name: str = "europe", players: int = 2, seed: int = 0) -> Game:
+    """A dealt game, still in the setup ticket choice."""
+    return Game.new(load_map(map_name), players, seed=seed)
+
+
+def skip_setup(game: Game) -> Game:
+    """Every seat keeps all its starting tickets; the game is then at seat 0's first turn."""
+    while game.phase != MAIN:
+        names = [game.map.tickets[t].name for t in game.offered]
+        game.apply(Action("keep_tickets", tickets=tuple(names)))
+    return game
+
+
+def started(map_name: str = "europe", players: int = 2, seed: int = 0) -> Game:
+    """A game past setup, at seat 0's first turn."""
+    return skip_setup(new_game(map_name, players, seed))
+
+
+def _pull(game: Game, card: int) -> None:
+    """Take one card of this type out of the deck (or the discard pile) to be placed elsewhere."""
+    if card in game.deck:
+        game.deck.remove(card)
+    elif card in game.discard:
+        game.discard.remove(card)
+    else:
+        for seat, hand in enumerate(game.hands):
+            if seat != game.current and hand[card]:
+                hand[card] -= 1
+                return
+        raise AssertionError(f"no spare {game.map.card_names[card]} card to move")
+
+
+def empty_hand(game: Game, seat: int) -> None:
+    """Move all of a seat's cards to the discard pile."""
+    hand = game.hands[seat]
+    for card, count in enumerate(hand):
+        game.discard.extend([card] * count)
+        hand[card] = 0
+
+
+def set_hand(game: Game, seat: int, cards: dict[str, int]) -> None:
+    """Give `seat` exactly these cards (the old hand goes to the discard pile first)."""
+    empty_hand(game, seat)
+    for name, count in cards.items():
+        card = game.map.card(name)
+        for _ in range(count):
+            _pull(game, card)
+            game.hands[seat][card] += 1
+
+
+def stack_deck(game: Game, top: list[str]) -> None:
+    """Put these cards on top of the deck, first name on the very top."""
+    for name in top:
+        _pull(game, game.map.card(name))
+    for name in reversed(top):
+        game.deck.append(game.map.card(name))
+
+
+def set_face_up(game: Game, row: list[str]) -> None:
+    """Make the face-up row exactly these cards (the old row goes back into the deck's bottom)."""
+    for i, card in enumerate(game.face_up):
+        if card >= 0:
+            game.deck.insert(0, card)
+        game.face_up[i] = -1
+    for i, name in enumerate(row):
+        card = game.map.card(name)
+        _pull(game, card)
+        game.face_up[i] = card
+
+
+def give_route(game: Game, seat: int, route_name: str) -> None:
+    """Mark a route as claimed by `seat` (pieces and points as a claim would), without cards."""
+    route = game.map.route(route_name)
+    game._claim(seat, route.index)
+
+
+def card_total(game: Game) -> int:
+    """Every train card in the game: deck, discard, face-up row, hands, a pending tunnel."""
+    tunnel = 0
+    if game.t_route >= 0:
+        tunnel = game.map.routes[game.t_route].length + len(game.t_revealed)
+    return (len(game.deck) + len(game.discard) + sum(1 for c in game.face_up if c >= 0)
+            + sum(sum(h) for h in game.hands) + tunnel)
