@@ -331,12 +331,12 @@ class _Checker:
                 continue
             if not name.strip():
                 self.add(f"{path}.name", "a city name must not be empty")
-            elif "-" in name or "/" in name:
-                self.add(f"{path}.name", f"city name {name!r} holds '-' or '/', which records use to write "
-                         "routes ('A-B/track')")
             elif name in self.city_names:
                 self.add(f"{path}.name", f"duplicate city {name!r} (also cities[{self.city_names[name]}])")
             else:
+                if "-" in name or "/" in name:
+                    self.add(f"{path}.name", f"city name {name!r} holds '-' or '/', which records use to write "
+                             "routes ('A-B/track')")
                 self.city_names[name] = i
 
     def check_attractions(self, data: dict[str, Any]) -> None:
