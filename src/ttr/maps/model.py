@@ -244,7 +244,7 @@ def _route_names(raw_routes: list[dict[str, Any]]) -> list[str]:
 
 
 def parse_map(data: Any, where: str = "map") -> GameMap:
-    """Build a `GameMap` from a map file's parsed JSON; `MapError` names the first structural problem.
+    """Build a `GameMap` from a map file's parsed JSON; `MapError` names what is wrong with it.
 
     This checks the shape (fields and types), then runs `ttr.maps.check.check_map`, which reports every
     problem of the content (unknown cities, duplicate routes, too few cards, ...): all of them are raised
