@@ -72,6 +72,9 @@ def _map_of(data: dict[str, Any]) -> GameMap:
         return load_map(name)
     except MapError as exc:
         raise RecordError(f"map: {exc}") from None
+    except (OSError, ValueError, RecursionError) as exc:  # a path the OS refuses, a file that is not JSON text
+        why = getattr(exc, "strerror", None) or exc
+        raise RecordError(f"map: cannot load map file {name[:100]!r}: {why}") from None
 
 
 def _check_format(data: Any, expected: str) -> dict[str, Any]:
