@@ -59,9 +59,17 @@ def load_json(path: str | Path) -> Any:
     except UnicodeDecodeError:
         raise RecordError(f"{path}: not a UTF-8 text file") from None
     try:
-        return json.loads(text)
+        data = json.loads(text)
+        json.dumps(data, ensure_ascii=False).encode("utf-8")  # a lone surrogate escape ("\ud800") is no text
     except json.JSONDecodeError as exc:
         raise RecordError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except UnicodeEncodeError:
+        raise RecordError(f"{path}: a string holds a lone surrogate escape (\\ud800-\\udfff), not text") from None
+    except RecursionError:
+        raise RecordError(f"{path}: JSON nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise RecordError(f"{path}: not a JSON document this program can read: {exc}") from None
+    return data
 
 
 def _map_of(data: dict[str, Any]) -> GameMap:
