@@ -143,7 +143,7 @@ class Action:
             cards: dict[str, int] = {}
             for word in card_words:
                 name, _, count = word.partition("=")
-                if not count.isdigit():
+                if not count.isdecimal():
                     raise InvalidActionError(f"bad card count in {word!r}: write colour=N")
                 cards[name] = cards.get(name, 0) + int(count)
             if verb == "pay":
