@@ -238,6 +238,21 @@ class Catalogue:
                 add(BUILD_STATION, city.index, wild, cost, cost)
             self.station_base.append(per_cost)
         self.pass_ = add(PASS)
+        # Routes grouped for fast listing: routes of one colour, length and ferry count share their
+        # claim ids relative to their first id, so the legal claims of a group come from one offset list.
+        groups: dict[tuple[int, int, int], list[int]] = {}
+        for r in game_map.routes:
+            colour = -1 if r.color == "gray" else game_map.colors.index(r.color)
+            groups.setdefault((colour, r.length, r.ferry_locomotives), []).append(r.index)
+        keys = sorted(groups)
+        self.group_routes = [groups[k] for k in keys]
+        self.route_group = [0] * len(game_map.routes)
+        for gi, k in enumerate(keys):
+            for r in groups[k]:
+                self.route_group[r] = gi
+        # Per colour: (group, length) sorted by length; gray: (group, length, ferry) sorted by length.
+        self.colour_groups = [[(gi, k[1]) for gi, k in enumerate(keys) if k[0] == colour] for colour in range(ncol)]
+        self.gray_groups = [(gi, k[1], k[2]) for gi, k in enumerate(keys) if k[0] == -1]
         self.kind = kind
         self.a = a
         self.b = b

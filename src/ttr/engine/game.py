@@ -49,11 +49,11 @@ class Game:
 
     __slots__ = (
         "map", "cat", "players", "n", "wild", "ncol", "hands", "deck", "discard", "face_up", "owner",
-        "open_routes", "trains", "stations_left", "station_owner", "scores", "tickets", "ticket_deck",
+        "blocked", "trains", "stations_left", "station_owner", "scores", "tickets", "ticket_deck",
         "offered", "phase", "current", "final_turns", "passes", "rng", "t_route", "t_color", "t_wild",
         "t_extra", "t_revealed", "history", "initial_train", "initial_tickets", "initial_long",
         "reshuffles", "forced_reshuffles", "seed", "_route_len", "_route_col", "_route_ferry", "_route_twin",
-        "_route_pts", "_small_game", "_setup_offers",
+        "_route_pts", "_small_game", "_setup_offers", "group_open", "excluded", "free_station_bases",
     )
 
     map: GameMap
@@ -64,7 +64,10 @@ class Game:
     discard: list[int]
     face_up: list[int]
     owner: list[int]
-    open_routes: list[int]
+    blocked: list[bool]
+    group_open: list[list[int]]
+    excluded: list[set[int]]
+    free_station_bases: list[list[int]]
     trains: list[int]
     stations_left: list[int]
     station_owner: list[int]
@@ -156,7 +159,11 @@ class Game:
         g._setup_offers = setup_offers
 
         g.owner = [-1] * len(routes)
-        g.open_routes = list(range(len(routes)))
+        g.blocked = [False] * len(routes)
+        g.group_open = [[g.cat.claim_base[r] for r in group] for group in g.cat.group_routes]
+        g.excluded = [set() for _ in range(n)]
+        # Per station number: the first id of that station's card sets in each city still free.
+        g.free_station_bases = [[bases[k] for bases in g.cat.station_base] for k in range(rules.stations)]
         g.trains = [rules.pieces] * n
         g.stations_left = [rules.stations] * n
         g.station_owner = [-1] * len(game_map.cities)
@@ -289,6 +296,7 @@ class Game:
                 self._station_ids(out)
             if not out:
                 out.append(cat.pass_)
+            out.sort()
             return out
         if phase == SECOND_CARD:
             return self._draw_ids(first=False)
@@ -330,51 +338,67 @@ class Game:
         return out
 
     def _claim_ids(self, out: list[int]) -> None:
+        """Append every legal claim, a group of same-shaped open routes at a time."""
         p = self.current
         hand = self.hands[p]
         ncol = self.ncol
         w_have = hand[ncol]
         trains = self.trains[p]
-        owner = self.owner
-        lengths = self._route_len
-        colours = self._route_col
-        ferries = self._route_ferry
-        twins = self._route_twin
-        base_of = self.cat.claim_base
-        best = max(hand[:ncol])
-        held = [(ci, cnt) for ci, cnt in enumerate(hand[:ncol]) if cnt]
-        for r in self.open_routes:
-            length = lengths[r]
-            if length > trains:
-                continue
-            twin = twins[r]
-            if twin >= 0 and owner[twin] == p:
-                continue  # E-DOUBLE-1
-            col = colours[r]
-            base = base_of[r]
-            if col >= 0:
-                cnt = hand[col]
-                if cnt + w_have < length:
+        group_open = self.group_open
+        excluded = self.excluded[p]  # E-DOUBLE-1
+        cat = self.cat
+        for col, groups in enumerate(cat.colour_groups):
+            cnt = hand[col]
+            cap = cnt + w_have
+            if cap > trains:
+                cap = trains
+            for gi, length in groups:  # sorted by length
+                if length > cap:
+                    break
+                bases = group_open[gi]
+                if not bases:
                     continue
+                if excluded:
+                    bases = [b for b in bases if b not in excluded]
                 lo = length - cnt if cnt < length else 0
                 hi = w_have if w_have < length else length
-                out.extend(range(base + lo, base + hi + 1))
+                if lo == hi:
+                    out.extend(map(lo.__add__, bases))
+                else:
+                    out.extend([b + o for b in bases for o in range(lo, hi + 1)])
+        held = [(cnt, ci) for ci, cnt in enumerate(hand) if cnt and ci < ncol]
+        held.sort(reverse=True)
+        cap = (held[0][0] if held else 0) + w_have
+        if cap > trains:
+            cap = trains
+        for gi, length, ferry in cat.gray_groups:  # sorted by length
+            if length > cap:
+                break
+            bases = group_open[gi]
+            if not bases or w_have < ferry:  # E-FERRY-1
+                continue
+            # Relative ids: colour `ci` with `w` wilds is `ci * length + w`; all wild is `ncol * length`.
+            hi = w_have if w_have < length - 1 else length - 1
+            need = length - hi  # the fewest colour cards that can pay this route
+            offsets: list[int] = []
+            for cnt, ci in held:
+                if cnt < need:
+                    break
+                lo = length - cnt
+                if lo < ferry:
+                    lo = ferry
+                if lo <= hi:
+                    offsets.extend(range(ci * length + lo, ci * length + hi + 1))
+            if w_have >= length:
+                offsets.append(ncol * length)
+            if not offsets:
+                continue
+            if excluded:
+                bases = [b for b in bases if b not in excluded]
+            if len(offsets) == 1:
+                out.extend(map(offsets[0].__add__, bases))
             else:
-                if best + w_have < length:
-                    continue
-                ferry = ferries[r]
-                if w_have < ferry:
-                    continue
-                hi = w_have if w_have < length - 1 else length - 1
-                for ci, cnt in held:
-                    lo = length - cnt
-                    if lo < ferry:
-                        lo = ferry
-                    if lo <= hi:
-                        start = base + ci * length
-                        out.extend(range(start + lo, start + hi + 1))
-                if w_have >= length:
-                    out.append(base + ncol * length)
+                out.extend([b + o for b in bases for o in offsets])
 
     def _station_ids(self, out: list[int]) -> None:
         p = self.current
@@ -393,13 +417,9 @@ class Game:
                 offsets.extend(range(ci * cost + lo, ci * cost + hi + 1))
         if w_have >= cost:
             offsets.append(ncol * cost)
-        if not offsets:
-            return
-        station_owner = self.station_owner
-        for city, bases in enumerate(self.cat.station_base):
-            if station_owner[city] < 0:
-                base = bases[built]
-                out.extend([base + o for o in offsets])
+        free = self.free_station_bases[built]
+        for offset in offsets:
+            out.extend(map(offset.__add__, free))
 
     # ------------------------------------------------------------------ legality with reasons
 
@@ -627,6 +647,8 @@ class Game:
                 hand[wild] -= w
                 self.discard.extend([wild] * w)
             self.station_owner[city] = p
+            for k, bases in enumerate(self.free_station_bases):
+                bases.remove(self.cat.station_base[city][k])
             self.stations_left[p] -= 1
             self.history.append((p, aid, detail))
             self._end_turn()
@@ -675,8 +697,8 @@ class Game:
                 self._end_turn()
                 return
             self.phase = SECOND_CARD
-            if not self._draw_ids(first=False):  # E-DRAW-8: no second card can be drawn
-                self._end_turn()
+            if not (self.deck or self.discard) and all(c < 0 or c == self.wild for c in self.face_up):
+                self._end_turn()  # E-DRAW-8: no second card can be drawn
             return
         self._end_turn()
 
@@ -722,12 +744,20 @@ class Game:
     def _claim(self, p: int, r: int) -> None:
         """Place the trains and score the route (E-CLAIM-3); close its twin where the rules say so."""
         self.owner[r] = p
-        self.open_routes.remove(r)
+        self._close(r)
         twin = self._route_twin[r]
-        if twin >= 0 and self._small_game and twin in self.open_routes:  # E-DOUBLE-2
-            self.open_routes.remove(twin)
+        if twin >= 0:
+            if self._small_game:  # E-DOUBLE-2
+                self._close(twin)
+            else:  # E-DOUBLE-1
+                self.excluded[p].add(self.cat.claim_base[twin])
         self.trains[p] -= self._route_len[r]
         self.scores[p] += self._route_pts[r]
+
+    def _close(self, r: int) -> None:
+        if not self.blocked[r]:
+            self.blocked[r] = True
+            self.group_open[self.cat.route_group[r]].remove(self.cat.claim_base[r])
 
     def _end_turn(self, passed: bool = False) -> None:
         """E-END-1: the final round starts when a seat ends its turn with few pieces left."""
@@ -746,6 +776,11 @@ class Game:
         self.phase = MAIN
 
     # ------------------------------------------------------------------ public helpers
+
+    @property
+    def open_routes(self) -> list[int]:
+        """Routes no one holds and the double-route rule does not close (for everyone)."""
+        return [r for r, closed in enumerate(self.blocked) if not closed]
 
     @property
     def is_over(self) -> bool:
@@ -787,7 +822,10 @@ class Game:
         g.discard = self.discard[:]
         g.face_up = self.face_up[:]
         g.owner = self.owner[:]
-        g.open_routes = self.open_routes[:]
+        g.blocked = self.blocked[:]
+        g.group_open = [bases[:] for bases in self.group_open]
+        g.excluded = [set(e) for e in self.excluded]
+        g.free_station_bases = [bases[:] for bases in self.free_station_bases]
         g.trains = self.trains[:]
         g.stations_left = self.stations_left[:]
         g.station_owner = self.station_owner[:]

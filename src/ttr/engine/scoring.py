@@ -181,24 +181,34 @@ def _best_tickets(game_map: GameMap, seat: int, player: BoardPlayer,
             seen.add(key)
             opts.append((r, ca, cb))
         options.append(opts)
-    best_points = None
+    # Only the tickets failing without stations can change; a combination's gain is what it completes.
+    failing = [(a, b, v) for _, a, b, v in tickets if a != b]
+    best_gain = 0
     best_combo: tuple[tuple[int, int, int] | None, ...] = tuple(None for _ in options)
     for combo in product(*options):
         link: dict[int, int] = {}
-
-        def root(x: int) -> int:
-            while x in link:
-                x = link[x]
-            return x
-
         for choice in combo:
             if choice is not None:
-                ra, rb = root(choice[1]), root(choice[2])
+                ra = choice[1]
+                while ra in link:
+                    ra = link[ra]
+                rb = choice[2]
+                while rb in link:
+                    rb = link[rb]
                 if ra != rb:
                     link[ra] = rb
-        points = sum(v if root(a) == root(b) else -v for _, a, b, v in tickets)
-        if best_points is None or points > best_points:
-            best_points, best_combo = points, combo
+        if not link:
+            continue
+        gain = 0
+        for a, b, v in failing:
+            while a in link:
+                a = link[a]
+            while b in link:
+                b = link[b]
+            if a == b:
+                gain += v
+        if gain > best_gain:
+            best_gain, best_combo = gain, combo
     link_best: dict[int, int] = {}
 
     def root_best(x: int) -> int:
@@ -219,8 +229,10 @@ def _best_tickets(game_map: GameMap, seat: int, player: BoardPlayer,
 def longest_trail(game_map: GameMap, routes: tuple[int, ...] | list[int]) -> tuple[int, list[int]]:
     """The longest continuous path over `routes` (E-LONG-1): cities may repeat, each route once.
 
-    Returns (length in trains, the routes in path order). Exhaustive depth-first search over trails;
-    the player's network is small (at most 45 trains), so this stays fast.
+    Returns (length in trains, the routes in path order). A longest trail that cannot be extended
+    either ends at two odd-degree cities or is closed; a closed one uses every route at each of its
+    cities, so it is a whole component in which every city has even degree. So the search starts
+    only at odd-degree cities, and an all-even component counts whole (an Euler circuit).
     """
     if not routes:
         return 0, []
@@ -248,6 +260,62 @@ def longest_trail(game_map: GameMap, routes: tuple[int, ...] | list[int]) -> tup
             best_len = length
             best_path = path[:]
 
+    seen: set[int] = set()
     for start in sorted(adj):
-        walk(start, 0, 0)
+        if start in seen:
+            continue
+        component = _component(adj, start)
+        seen |= component
+        odd = sorted(c for c in component if len(adj[c]) % 2)
+        if odd:
+            for city in odd:
+                walk(city, 0, 0)
+        else:  # every route of the component in one closed trail
+            circuit = _euler_circuit(adj, start)
+            length = sum(size for _, _, size in (_edge(adj, bit) for bit in circuit))
+            if length > best_len:
+                best_len, best_path = length, circuit
     return best_len, [routes[bit] for bit in best_path]
+
+
+def _edge(adj: dict[int, list[tuple[int, int, int]]], bit: int) -> tuple[int, int, int]:
+    for edges in adj.values():
+        for edge in edges:
+            if edge[0] == bit:
+                return edge
+    raise KeyError(bit)
+
+
+def _euler_circuit(adj: dict[int, list[tuple[int, int, int]]], start: int) -> list[int]:
+    """Hierholzer's algorithm: the routes of an all-even component in one closed trail."""
+    used: set[int] = set()
+    stack: list[tuple[int, int]] = [(start, -1)]
+    circuit: list[int] = []
+    position = {city: 0 for city in adj}
+    while stack:
+        city, via = stack[-1]
+        edges = adj[city]
+        while position[city] < len(edges) and edges[position[city]][0] in used:
+            position[city] += 1
+        if position[city] == len(edges):
+            stack.pop()
+            if via >= 0:
+                circuit.append(via)
+        else:
+            bit, other, _ = edges[position[city]]
+            used.add(bit)
+            stack.append((other, bit))
+    circuit.reverse()
+    return circuit
+
+
+def _component(adj: dict[int, list[tuple[int, int, int]]], start: int) -> set[int]:
+    component = {start}
+    stack = [start]
+    while stack:
+        city = stack.pop()
+        for _, other, _ in adj[city]:
+            if other not in component:
+                component.add(other)
+                stack.append(other)
+    return component
