@@ -238,12 +238,12 @@ def read_position(data: Any) -> tuple[GameMap, list[BoardPlayer]]:
                 raise RecordError(f"{where}.routes: {route.name} is held {holder}")
             owners[r] = seat
             if route.twin >= 0 and route.twin in owners:
+                one, closed = ("E-DOUBLE-1", "E-DOUBLE-2") if rules.stations else ("N-DOUBLE-1", "N-DOUBLE-1")
                 if owners[route.twin] == seat:
-                    raise RecordError(f"{where}.routes: both tracks of {route.name} are held by one player "
-                                      "(E-DOUBLE-1)")
+                    raise RecordError(f"{where}.routes: both tracks of {route.name} are held by one player ({one})")
                 if len(raw_players) <= rules.double_routes_single_use_max_players:
                     raise RecordError(f"{where}.routes: both tracks of {route.name} are used in a "
-                                      f"{len(raw_players)}-player game (E-DOUBLE-2)")
+                                      f"{len(raw_players)}-player game ({closed})")
         trains = sum(game_map.routes[r].length for r in routes)
         if trains > rules.pieces:
             raise RecordError(f"{where}.routes: {trains} {rules.piece_name} placed, a player has {rules.pieces}")
