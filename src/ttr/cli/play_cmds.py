@@ -70,7 +70,10 @@ def run_bench(args: argparse.Namespace) -> int:
     record_dir: Path | None = None
     if args.record and args.games > 1:
         record_dir = Path(args.record)
-        record_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            record_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise TTRError(f"--record: cannot make the folder {record_dir}: {exc.strerror or exc}") from None
     total_actions = 0
     start = time.perf_counter()
     for i in range(args.games):
@@ -80,7 +83,10 @@ def run_bench(args: argparse.Namespace) -> int:
         final_score(game)
         if args.record:
             target = record_dir / f"game-{i + 1:05d}.json" if record_dir else Path(args.record)
-            target.write_text(json.dumps(write_record(game), ensure_ascii=False) + "\n", encoding="utf-8")
+            try:
+                target.write_text(json.dumps(write_record(game), ensure_ascii=False) + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise TTRError(f"--record: cannot write {target}: {exc.strerror or exc}") from None
     elapsed = time.perf_counter() - start
     print(f"map: {game_map.name}")
     print(f"players: {args.players}")
