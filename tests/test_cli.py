@@ -298,3 +298,15 @@ def test_bench_record_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path)
         status, state = _replay_json(capsys, str(file))
         assert status == 0 and state["status"] == "finished"
     assert seeds == {0, 1, 2}
+
+
+@pytest.mark.parametrize("target", ["missing/f.json", "a-file"])
+def test_bench_record_path_that_cannot_be_written(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                  target: str) -> None:
+    """`--record` into a missing folder, or a folder where a file stands: exit 1 and an error line."""
+    (tmp_path / "a-file").write_text("x", encoding="utf-8")
+    games = "1" if target.endswith(".json") else "2"
+    status, _, err = _run(capsys, "bench", "--map", "new_york", "--players", "2", "--games", games,
+                          "--record", str(tmp_path / target))
+    assert status == 1
+    assert err.startswith("ttr bench: error: --record: cannot ") and "Traceback" not in err

@@ -91,6 +91,17 @@ def test_example_records_rewritten_replay_the_same(name: str) -> None:
     assert rewritten["reshuffles"] == _load(TESTS / "fixtures" / f"{name}.record.json").get("reshuffles", [])
 
 
+def test_an_action_after_the_end_is_an_error() -> None:
+    """An action after the last turn is refused (E-END-1); the finished state is shown."""
+    record = _load(GOLDEN_GAMES / "new_york-2p-s2002.record.json")
+    extra = {**record, "actions": [*record["actions"], {"player": 0, "action": "draw_card", "from": "deck"}]}
+    result = replay(read_record(extra))
+    assert result.error == {"index": len(record["actions"]), "action": extra["actions"][-1],
+                            "message": "E-END-1: the game is over"}
+    assert result.to_json()["status"] == "finished"
+    assert result.to_json()["final"] == _load(GOLDEN_GAMES / "new_york-2p-s2002.final.json")
+
+
 # ---------------------------------------------------------------------- reshuffles
 
 
