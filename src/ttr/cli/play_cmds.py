@@ -87,6 +87,10 @@ def run_bench(args: argparse.Namespace) -> int:
             except OSError as exc:
                 raise TTRError(f"--record: cannot write {target}: {exc.strerror or exc}") from None
     elapsed = time.perf_counter() - start
+    import ttr.engine.game as engine_module
+
+    compiled = not engine_module.__file__ or not engine_module.__file__.endswith(".py")
+    print(f"engine: {'compiled (mypyc)' if compiled else 'pure Python'}")
     print(f"map: {game_map.name}")
     print(f"players: {args.players}")
     print(f"games: {args.games}")

@@ -248,8 +248,8 @@ class Catalogue:
         self.group_routes = [groups[k] for k in keys]
         self.route_group = [0] * len(game_map.routes)
         for gi, k in enumerate(keys):
-            for r in groups[k]:
-                self.route_group[r] = gi
+            for member in groups[k]:
+                self.route_group[member] = gi
         # Per colour: (group, length) sorted by length; gray: (group, length, ferry) sorted by length.
         self.colour_groups = [[(gi, k[1]) for gi, k in enumerate(keys) if k[0] == colour] for colour in range(ncol)]
         self.gray_groups = [(gi, k[1], k[2]) for gi, k in enumerate(keys) if k[0] == -1]

@@ -47,15 +47,6 @@ class Game:
     with `Action` values. Views of the state for a seat live in `ttr.engine.views`.
     """
 
-    __slots__ = (
-        "map", "cat", "players", "n", "wild", "ncol", "hands", "deck", "discard", "face_up", "owner",
-        "blocked", "trains", "stations_left", "station_owner", "scores", "tickets", "ticket_deck",
-        "offered", "phase", "current", "final_turns", "passes", "rng", "t_route", "t_color", "t_wild",
-        "t_extra", "t_revealed", "history", "initial_train", "initial_tickets", "initial_long",
-        "reshuffles", "forced_reshuffles", "seed", "_route_len", "_route_col", "_route_ferry", "_route_twin",
-        "_route_pts", "_small_game", "_setup_offers", "group_open", "excluded", "free_station_bases",
-    )
-
     map: GameMap
     cat: Catalogue
     players: list[str]
@@ -83,6 +74,25 @@ class Game:
     reshuffles: list[list[int]]
     forced_reshuffles: list[list[int]] | None
     _setup_offers: list[list[int]]
+    n: int
+    wild: int
+    ncol: int
+    phase: int
+    current: int
+    final_turns: int
+    passes: int
+    rng: Rng
+    t_route: int
+    t_color: int
+    t_wild: int
+    t_extra: int
+    seed: int
+    _route_len: list[int]
+    _route_col: list[int]
+    _route_ferry: list[int]
+    _route_twin: list[int]
+    _route_pts: list[int]
+    _small_game: bool
 
     # ------------------------------------------------------------------ setup
 
@@ -109,7 +119,7 @@ class Game:
             )
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise RecordError(f"seed must be an integer, got {seed!r}")
-        g = cls.__new__(cls)
+        g = cls()
         g.map = game_map
         g.cat = catalogue_for(game_map)
         g.players = list(players)
@@ -408,7 +418,7 @@ class Game:
         hand = self.hands[p]
         ncol = self.ncol
         w_have = hand[ncol]
-        offsets = []
+        offsets: list[int] = []
         hi = w_have if w_have < cost - 1 else cost - 1
         for ci in range(ncol):
             cnt = hand[ci]
@@ -810,13 +820,32 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy for search (flat lists copied, the map and catalogue shared)."""
-        g = Game.__new__(Game)
-        for name in (
-            "map", "cat", "players", "n", "wild", "ncol", "phase", "current", "final_turns", "passes", "t_route",
-            "t_color", "t_wild", "t_extra", "initial_train", "initial_tickets", "initial_long", "forced_reshuffles",
-            "seed", "_route_len", "_route_col", "_route_ferry", "_route_twin", "_route_pts", "_small_game",
-        ):
-            object.__setattr__(g, name, getattr(self, name))
+        g = Game()
+        g.map = self.map
+        g.cat = self.cat
+        g.players = self.players
+        g.n = self.n
+        g.wild = self.wild
+        g.ncol = self.ncol
+        g.phase = self.phase
+        g.current = self.current
+        g.final_turns = self.final_turns
+        g.passes = self.passes
+        g.t_route = self.t_route
+        g.t_color = self.t_color
+        g.t_wild = self.t_wild
+        g.t_extra = self.t_extra
+        g.initial_train = self.initial_train
+        g.initial_tickets = self.initial_tickets
+        g.initial_long = self.initial_long
+        g.forced_reshuffles = self.forced_reshuffles
+        g.seed = self.seed
+        g._route_len = self._route_len
+        g._route_col = self._route_col
+        g._route_ferry = self._route_ferry
+        g._route_twin = self._route_twin
+        g._route_pts = self._route_pts
+        g._small_game = self._small_game
         g.hands = [h[:] for h in self.hands]
         g.deck = self.deck[:]
         g.discard = self.discard[:]

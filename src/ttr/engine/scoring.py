@@ -111,20 +111,23 @@ def _winners(scores: list[PlayerScore], tiebreaks: tuple[str, ...]) -> tuple[lis
     group = [s for s in scores if s.total == top]
     if len(group) == 1:
         return [group[0].name], None
-    keys = {
-        "tickets_completed": lambda s: len(s.tickets_completed),
-        "fewest_stations_built": lambda s: s.stations_unbuilt,
-        "longest_path": lambda s: 1 if s.express_bonus else 0,
-    }
     for name in tiebreaks:
-        key = keys[name]
-        best = max(key(s) for s in group)
-        narrowed = [s for s in group if key(s) == best]
+        best = max(_tiebreak_key(name, s) for s in group)
+        narrowed = [s for s in group if _tiebreak_key(name, s) == best]
         if len(narrowed) < len(group):
             group = narrowed
             if len(group) == 1:
                 return [group[0].name], name
     return [s.name for s in group], "shared"
+
+
+def _tiebreak_key(name: str, score: PlayerScore) -> int:
+    """Higher is better: completed tickets, stations left unbuilt, holding the express."""
+    if name == "tickets_completed":
+        return len(score.tickets_completed)
+    if name == "fewest_stations_built":
+        return score.stations_unbuilt
+    return 1 if score.express_bonus else 0
 
 
 class _UnionFind:
