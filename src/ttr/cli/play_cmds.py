@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from ttr.engine import Game, final_score
+from ttr.engine import Game, final_score, full_state
 from ttr.errors import TTRError
 from ttr.maps import load_map
 from ttr.records import load_json, read_record, replay, score_position, write_record
@@ -29,6 +29,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("position", help="path of a ttr-position/1 JSON file")
     p.add_argument("--json", action="store_true", help="print the breakdown as JSON (docs/records.md)")
     p.set_defaults(run=run_score)
+
+    p = sub.add_parser("play", help="play one game between random seats and show how it went")
+    p.add_argument("--map", default="europe", help="map name or map file (default: europe)")
+    p.add_argument("--players", type=int, default=3, help="number of seats (default: 3)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the deal and of the seats' choices (default: 1)")
+    p.add_argument("--record", metavar="FILE", help="write the game's record (ttr-record/1) to FILE")
+    p.add_argument("--log", action="store_true", help="print every action as it is played")
+    p.set_defaults(run=run_play)
 
     p = sub.add_parser("bench", help="play N games of uniformly random legal actions and print the speed")
     p.add_argument("--map", default="europe", help="map name or map file (default: europe)")
@@ -59,6 +67,32 @@ def run_score(args: argparse.Namespace) -> int:
     else:
         _print_final(Console(), final)
     return 0
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """One game of random seats: the log (optional), the final board and scores, the record (optional)."""
+    game_map = load_map(args.map)
+    game = Game.new(game_map, args.players, seed=args.seed)
+    rng = random.Random(args.seed)
+    console = Console()
+    while not game.is_over:
+        ids = game.legal_ids()
+        aid = ids[rng.randrange(len(ids))]
+        if args.log:
+            console.print(f"{game.players[game.current]}: {game.decode(aid)}", highlight=False)
+        game.apply_id(aid)
+    if args.record:
+        _write_json(Path(args.record), write_record(game))
+        console.print(f"record written to {args.record}")
+    _print_state(full_state(game))
+    return 0
+
+
+def _write_json(path: Path, data: Any) -> None:
+    try:
+        path.write_text(json.dumps(data, ensure_ascii=False) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise TTRError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def run_bench(args: argparse.Namespace) -> int:
