@@ -337,14 +337,21 @@ class Game:
         return min(need, len(self.offered))
 
     def _draw_ids(self, first: bool) -> list[int]:
+        """Draw from the deck, then each card type showing face up (by card index); no wild as a second card."""
         out = [self.cat.draw_deck] if (self.deck or self.discard) else []
-        seen = 0
-        face_ids = self.cat.draw_face_up
-        wild = self.wild
+        showing = 0
         for c in self.face_up:
-            if c >= 0 and not (seen >> c) & 1 and (first or c != wild):
-                seen |= 1 << c
-                out.append(face_ids[c])
+            if c >= 0:
+                showing |= 1 << c
+        if not first:
+            showing &= ~(1 << self.wild)  # E-DRAW-4
+        face_ids = self.cat.draw_face_up
+        card = 0
+        while showing:
+            if showing & 1:
+                out.append(face_ids[card])
+            showing >>= 1
+            card += 1
         return out
 
     def _claim_ids(self, out: list[int]) -> None:
