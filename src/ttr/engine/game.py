@@ -188,7 +188,7 @@ class Game:
         g.history = []
         g.current = 0
         g.phase = CHOOSE_SETUP
-        g.offered = setup_offers[0]
+        g.offered = setup_offers[0][:]
         return g
 
     def _card_of(self, name: object, where: str) -> int:
@@ -690,7 +690,7 @@ class Game:
                     self.ticket_deck.extend(returned)
                 if p + 1 < self.n:
                     self.current = p + 1
-                    self.offered = self._setup_offers[p + 1]
+                    self.offered = self._setup_offers[p + 1][:]  # a copy: copies of the game share _setup_offers
                 else:
                     self.current = 0
                     self.phase = MAIN
