@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from helpers import set_face_up, set_hand, stack_deck, started
+from helpers import set_face_up, set_hand, skip_setup, stack_deck, started
 from ttr.engine import Game, public_log, seat_view
 from ttr.engine.game import MAIN, SECOND_CARD
 from ttr.engine.views import history_actions
+from ttr.maps import load_map
+from ttr.records import read_record, replay, write_record
 
 from .scenarios import (
     DRAW_DECK,
@@ -291,3 +293,23 @@ def test_E_DRAW_8_a_seat_with_no_legal_action_passes_and_the_log_records_it() ->
     assert public_log(game)[-1] == {"player": 0, "action": "pass"}
     assert history_actions(game)[-1] == {"player": 0, "action": "pass"}
     assert_illegal(game, PASS, "E-DRAW-8")  # seat 1 holds every card: it has other actions
+
+
+def test_E_DRAW_4_a_replayed_record_stops_at_the_illegal_second_card_and_names_the_rule() -> None:
+    colours = ["purple", "white", "blue", "yellow", "orange", "black", "red", "green"]
+    front = ["black"] * 8 + ["red", "locomotive", "blue", "green", "white"]
+    rest = Counter({c: 12 for c in colours} | {"locomotive": 14})
+    rest.subtract(Counter(front))
+    train = front + [c for c in [*colours, "locomotive"] for _ in range(rest[c])]
+    game = Game.new(load_map("europe"), 2, seed=29, decks={"train": train})
+    skip_setup(game)
+    game.apply(face_up("red"))
+    record = write_record(game)
+    record["actions"].append({"player": 0, "action": "draw_card", "from": "face_up", "card": "locomotive"})
+    result = replay(read_record(record))
+    assert result.error is not None
+    assert result.error["index"] == len(record["actions"]) - 1
+    assert result.error["message"].startswith("E-DRAW-4")
+    state = result.to_json()
+    assert state["turn"] == {"player": 0, "phase": "second_card"}
+    assert state["players"][0]["hand"] == {"black": 4, "red": 1}

@@ -140,11 +140,10 @@ def test_E_SETUP_3_one_long_ticket_each_and_the_other_long_tickets_leave_the_gam
         assert sum(m.ticket(n).long for n in offer) == 1
     boxed = {m.ticket(n).index for n in order[3:]}
     assert not boxed & set(game.ticket_deck)
-    skip_all = game
-    while skip_all.phase == CHOOSE_SETUP:
-        skip_all.apply(keep(*ticket_names(skip_all, skip_all.offered)))
-    held = {t for seat in range(3) for t in skip_all.tickets[seat]}
-    assert not boxed & held and not boxed & set(skip_all.ticket_deck)
+    while game.phase == CHOOSE_SETUP:
+        game.apply(keep(*ticket_names(game, game.offered)))
+    held = {t for seat in range(3) for t in game.tickets[seat]}
+    assert not boxed & held and not boxed & set(game.ticket_deck)
 
 
 def test_E_SETUP_4_three_regular_tickets_each_from_the_top_and_the_rest_form_the_deck() -> None:
@@ -235,3 +234,15 @@ def test_E_TURN_1_ticket_draw_is_the_whole_turn_after_the_choice() -> None:
     assert_illegal(game, DRAW_DECK, "E-TICK-1")
     game.apply(keep(*ticket_names(game, game.offered)))
     assert game.current == 1 and game.phase == MAIN
+
+
+def test_E_SETUP_2_at_setup_too_at_most_three_resets_then_the_row_stays() -> None:
+    rows = [["locomotive", "locomotive", "locomotive", "red", "blue"],
+            ["green", "locomotive", "locomotive", "locomotive", "white"],
+            ["locomotive", "black", "locomotive", "orange", "locomotive"],
+            ["purple", "locomotive", "yellow", "locomotive", "locomotive"]]
+    front = ["red"] * 8 + [c for row in rows for c in row]
+    game = Game.new(load_map("europe"), 2, decks={"train": ordered_train(front)})
+    names = game.map.card_names
+    assert [names[c] for c in game.face_up] == rows[3]
+    assert [names[c] for c in game.discard] == rows[0] + rows[1] + rows[2]

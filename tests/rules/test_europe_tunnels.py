@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from helpers import set_hand, stack_deck, started
-from ttr.engine import Game, full_state, public_log
+from ttr.engine import Action, Game, full_state, public_log
 from ttr.engine.game import MAIN, TUNNEL
 
 from .scenarios import (
@@ -192,3 +192,19 @@ def test_E_TUN_6_the_discard_pile_is_reshuffled_if_the_deck_runs_out_mid_reveal(
     revealed = game.t_revealed if game.phase == TUNNEL else list(game.history[-1][2])
     assert len(revealed) == 3 and revealed[0] == game.map.card("red")
     assert sum(card_counts(game)) == TOTAL_CARDS
+
+
+def test_E_TUN_2_no_tunnel_payment_outside_a_tunnel() -> None:
+    game = tunnel_game({"green": 3, "locomotive": 1}, ["red", "red", "red"])
+    assert_illegal(game, pay(green=1), "E-TUN-2")
+    assert_illegal(game, ABANDON, "E-TUN-2")
+
+
+def test_E_TUN_2_a_tunnel_paid_in_record_form() -> None:
+    game = tunnel_game({"white": 4, "locomotive": 1}, ["locomotive", "purple", "white"])
+    game.apply(Action.from_json({"action": "claim_route", "route": "Pamplona-Madrid/white", "cards": {"white": 3}}))
+    assert game.phase == TUNNEL and game.t_extra == 2
+    game.apply(Action.from_json({"action": "pay_tunnel", "cards": {"white": 1, "locomotive": 1}}))
+    assert route_owner(game, "Madrid-Pamplona/white") == 0
+    assert game.scores[0] == 4 and game.trains[0] == 42
+    assert hand_of(game, 0) == {}
