@@ -246,3 +246,10 @@ def test_E_SETUP_2_at_setup_too_at_most_three_resets_then_the_row_stays() -> Non
     names = game.map.card_names
     assert [names[c] for c in game.face_up] == rows[3]
     assert [names[c] for c in game.discard] == rows[0] + rows[1] + rows[2]
+
+
+def test_E_SETUP_1_the_shuffle_depends_on_the_seed_only() -> None:
+    a, b, c = new_game("europe", 3, seed=5), new_game("europe", 3, seed=5), new_game("europe", 3, seed=6)
+    assert a.initial_train == b.initial_train and a.hands == b.hands and a.face_up == b.face_up
+    assert a.initial_train != c.initial_train
+    assert sorted(a.initial_train) == sorted(c.initial_train)
