@@ -310,7 +310,7 @@ class Game:
             return out
         if phase == SECOND_CARD:
             return self._draw_ids(first=False)
-        if phase == CHOOSE_SETUP or phase == CHOOSE_TICKETS:
+        if phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
             k = len(self.offered)
             need = self._keep_min()
             base = cat.keep_base
@@ -477,7 +477,8 @@ class Game:
             if x != self.t_extra:
                 return ("E-TUN-2", f"the tunnel needs {self.t_extra} extra card(s), not {x}")
             if self.t_color == wild and w != x:
-                return ("E-TUN-3", f"the route was paid with {names[wild]}s only: the extra cards must be {names[wild]}s")
+                wilds = f"{names[wild]}s"
+                return ("E-TUN-3", f"the route was paid with {wilds} only: the extra cards must be {wilds}")
             colour_need = x - w
             if hand[wild] < w or (colour_need and hand[self.t_color] < colour_need):
                 return ("E-TUN-4", f"you do not hold the extra cards ({self._cards_text(self.t_color, x - w, w)})")
@@ -728,10 +729,7 @@ class Game:
                 break
             revealed.append(card)
         wild = self.wild
-        if colour == wild:
-            extra = revealed.count(wild)
-        else:
-            extra = sum(1 for c in revealed if c == colour or c == wild)
+        extra = revealed.count(wild) if colour == wild else sum(1 for c in revealed if c in (colour, wild))
         self.history.append((p, aid, tuple(revealed)))
         if extra == 0:
             discard = self.discard

@@ -36,7 +36,7 @@ def public_view(game: Game) -> dict[str, Any]:
 
 
 def _visible(viewer: int, seat: int) -> bool:
-    return viewer == EVERYONE or viewer == seat
+    return viewer in (EVERYONE, seat)
 
 
 def _state(game: Game, viewer: int, error: dict[str, Any] | None, with_log: bool) -> dict[str, Any]:
