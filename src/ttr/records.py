@@ -195,7 +195,7 @@ def write_record(game: Game) -> dict[str, Any]:
         decks["long_tickets"] = [m.tickets[t].name for t in game.initial_long]
     return {
         "format": RECORD_FORMAT,
-        "map": m.name,
+        "map": m.origin or m.name,
         "players": list(game.players),
         "seed": game.seed,
         "decks": decks,
@@ -289,7 +289,7 @@ def write_position(game: Game) -> dict[str, Any]:
     m = game.map
     return {
         "format": POSITION_FORMAT,
-        "map": m.name,
+        "map": m.origin or m.name,
         "players": [
             {"name": p.name, "routes": [m.routes[r].name for r in p.routes],
              "stations": [m.cities[c].name for c in p.stations], "tickets": [m.tickets[t].name for t in p.tickets]}

@@ -19,7 +19,9 @@ __all__ = ["BUILTIN_MAPS", "City", "GameMap", "Route", "Rules", "Ticket", "dump_
 @lru_cache(maxsize=32)
 def _load_builtin(name: str) -> GameMap:
     text = resources.files("ttr.maps").joinpath(f"{name}.json").read_text(encoding="utf-8")
-    return parse_map(json.loads(text), where=name)
+    game_map = parse_map(json.loads(text), where=name)
+    object.__setattr__(game_map, "origin", name)
+    return game_map
 
 
 def load_map(name_or_path: str) -> GameMap:
@@ -37,4 +39,6 @@ def load_map(name_or_path: str) -> GameMap:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise MapError(f"{name_or_path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    return parse_map(data, where=str(path))
+    game_map = parse_map(data, where=str(path))
+    object.__setattr__(game_map, "origin", str(path))
+    return game_map

@@ -107,6 +107,7 @@ class GameMap:
     rules: Rules
     spelling_variants: dict[str, list[str]]
     source: dict[str, Any] = field(repr=False, compare=False)
+    origin: str = field(default="", compare=False)  # how it was loaded: a shipped name or a file path
     city_index: dict[str, int] = field(init=False, repr=False, compare=False)
     route_index: dict[str, int] = field(init=False, repr=False, compare=False)
     ticket_index: dict[str, int] = field(init=False, repr=False, compare=False)
