@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from helpers import set_hand, stack_deck, started
-from ttr.engine import Action, Game, full_state, public_log
+from ttr.engine import Action, Game, full_state, public_log, seat_view
 from ttr.engine.game import MAIN, TUNNEL
 
 from .scenarios import (
@@ -58,7 +58,8 @@ def test_E_TUN_2_paid_two_green_reveal_green_and_locomotive_costs_two_more() -> 
     discard = len(game.discard)
     game.apply(claim(TUNNEL_2_GREEN, green=2))
     assert game.t_extra == 2
-    turn = full_state(game)["turn"]
+    assert full_state(game)["turn"]["tunnel_reveal"] == ["green", "locomotive", "red"]
+    turn = seat_view(game, 1)["turn"]
     assert turn["tunnel_reveal"] == ["green", "locomotive", "red"] and turn["tunnel_extra"] == 2
     options = [a.card_counts for a in game.legal_actions() if a.kind == "pay_tunnel"]
     assert sorted(options, key=sorted) == sorted([{"green": 2}, {"green": 1, "locomotive": 1}], key=sorted)

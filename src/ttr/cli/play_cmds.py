@@ -159,8 +159,7 @@ def _print_state(state: dict[str, Any]) -> None:
     if turn:
         console.print(f"status: {state['status']}, player {turn['player']} to play ({turn['phase']})")
         if turn.get("tunnel_reveal") is not None:
-            console.print(f"  tunnel {turn['tunnel_route']}: revealed {', '.join(turn['tunnel_reveal'])}, "
-                          f"{turn['tunnel_extra']} extra card(s) due")
+            console.print(f"  tunnel: revealed {', '.join(turn['tunnel_reveal'])}")
         if turn.get("tickets_offered"):
             console.print(f"  tickets offered: {', '.join(turn['tickets_offered'])}")
     else:

@@ -48,11 +48,12 @@ def _state(game: Game, viewer: int, error: dict[str, Any] | None, with_log: bool
         turn = {"player": game.current, "phase": game.phase_name}
         if game.phase == TUNNEL:
             turn["tunnel_reveal"] = [names[c] for c in game.t_revealed]
-            turn["tunnel_route"] = m.routes[game.t_route].name
-            turn["tunnel_extra"] = game.t_extra
+            if with_log:
+                turn["tunnel_route"] = m.routes[game.t_route].name
+                turn["tunnel_extra"] = game.t_extra
         if game.phase in (CHOOSE_SETUP, CHOOSE_TICKETS) and _visible(viewer, game.current):
             turn["tickets_offered"] = [m.tickets[t].name for t in game.offered]
-        elif game.phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
+        elif game.phase in (CHOOSE_SETUP, CHOOSE_TICKETS) and with_log:
             turn["tickets_offered_count"] = len(game.offered)
     players = []
     routes_of: list[list[str]] = [[] for _ in range(game.n)]
@@ -81,7 +82,6 @@ def _state(game: Game, viewer: int, error: dict[str, Any] | None, with_log: bool
     out: dict[str, Any] = {
         "status": "finished" if over else "in_progress",
         "error": error,
-        "map": m.name,
         "turn": turn,
         "face_up": [names[c] if c >= 0 else None for c in game.face_up],
         "deck_size": len(game.deck),
@@ -90,7 +90,12 @@ def _state(game: Game, viewer: int, error: dict[str, Any] | None, with_log: bool
         "players": players,
         "final": final_score(game).to_json() if over else None,
     }
-    if with_log:
+    if with_log:  # views carry more than the record format's state: the map, public discards, the log
+        out["map"] = m.name
+        discard = [0] * len(names)
+        for card in game.discard:
+            discard[card] += 1
+        out["discard_pile"] = {names[c]: n for c, n in enumerate(discard) if n}
         out["log"] = public_log(game, viewer)
     return out
 
