@@ -26,15 +26,11 @@ OVER = 5
 
 PHASE_NAMES = ("choose_tickets", "main", "second_card", "tunnel_payment", "choose_tickets", "game_over")
 
-_CATALOGUES: dict[int, Catalogue] = {}
-
-
 def catalogue_for(game_map: GameMap) -> Catalogue:
-    """The (cached) action catalogue of a map."""
-    key = id(game_map)
-    cat = _CATALOGUES.get(key)
-    if cat is None:
-        cat = _CATALOGUES[key] = Catalogue(game_map)
+    """The action catalogue of a map, built once and kept on the map."""
+    cat = game_map.engine_cache.get("catalogue")
+    if not isinstance(cat, Catalogue):
+        cat = game_map.engine_cache["catalogue"] = Catalogue(game_map)
     return cat
 
 

@@ -108,6 +108,7 @@ class GameMap:
     spelling_variants: dict[str, list[str]]
     source: dict[str, Any] = field(repr=False, compare=False)
     origin: str = field(default="", compare=False)  # how it was loaded: a shipped name or a file path
+    engine_cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     city_index: dict[str, int] = field(init=False, repr=False, compare=False)
     route_index: dict[str, int] = field(init=False, repr=False, compare=False)
     ticket_index: dict[str, int] = field(init=False, repr=False, compare=False)
