@@ -765,6 +765,26 @@ class Game:
         self.trains[p] -= self._route_len[r]
         self.scores[p] += self._route_pts[r]
 
+    def _rebuild_indexes(self) -> None:
+        """Recompute `blocked`, `group_open`, `excluded` and `free_station_bases` from `owner` and
+        `station_owner` (for code that builds a state field by field, e.g. `ttr.engine.sample`)."""
+        cat = self.cat
+        blocked = [o >= 0 for o in self.owner]
+        excluded: list[set[int]] = [set() for _ in range(self.n)]
+        for r, o in enumerate(self.owner):
+            twin = self._route_twin[r]
+            if o >= 0 and twin >= 0:
+                if self._small_game:  # E-DOUBLE-2
+                    blocked[twin] = True
+                else:  # E-DOUBLE-1
+                    excluded[o].add(cat.claim_base[twin])
+        self.blocked = blocked
+        self.excluded = excluded
+        self.group_open = [[cat.claim_base[r] for r in group if not blocked[r]] for group in cat.group_routes]
+        free = [city for city, o in enumerate(self.station_owner) if o < 0]
+        self.free_station_bases = [[cat.station_base[city][k] for city in free]
+                                   for k in range(self.map.rules.stations)]
+
     def _close(self, r: int) -> None:
         if not self.blocked[r]:
             self.blocked[r] = True

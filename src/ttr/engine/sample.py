@@ -1,0 +1,304 @@
+"""Determinization: a full game consistent with what one seat has seen, the hidden parts sampled.
+
+Information-set search plays on sampled games: `InfoSet(map, view)` reads a seat's view once
+(`ttr.engine.views.seat_view`) and `sample(rng)` deals what the seat cannot see at random, as many
+times as needed; `determinize(map, view, rng)` does both at once.
+
+What is kept exactly: the seat's hand, tickets and offer; the face-up row; the discard pile's counts;
+routes, stations, trains, scores; the phase, the seat to play, a pending tunnel; the final round and
+the run of passes (both read from the public log); the public log itself (`seat_view` of a sample is
+the view it came from). What is sampled: the other seats' hands (their sizes kept, and every card a
+seat took face up and has not played since stays in its hand), their tickets (counts kept; Europe:
+a seat holds its long ticket with the chance that a random choice of as many of its four starting
+tickets holds it; unused long tickets are out of the game), tickets on offer to another seat, the
+order of the train deck and of the ticket deck, and the RNG of later reshuffles.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, PHASE_NAMES, SECOND_CARD, TUNNEL, Game
+from ttr.engine.rng import Rng
+from ttr.maps import GameMap
+
+_PHASES = {name: i for i, name in enumerate(PHASE_NAMES) if name != "choose_tickets"}
+
+
+class InfoSet:
+    """One seat's knowledge of a game, read from its view; `sample(rng)` deals a consistent full game."""
+
+    def __init__(self, game_map: GameMap, view: dict[str, Any]) -> None:
+        """Read `view` (a `seat_view` dict); `ValueError` if it is over or not consistent with the map."""
+        if view.get("status") != "in_progress" or not view.get("turn"):
+            raise ValueError("the game is over: nothing to sample")
+        self.map = game_map
+        seat = view["seat"]
+        self.seat: int = seat
+        players = view["players"]
+        names = [p["name"] for p in players]
+        self.n = n = len(names)
+        rules = game_map.rules
+        log: list[dict[str, Any]] = view["log"]
+        turn = view["turn"]
+        g = Game.new(game_map, names, seed=0)
+        cat = g.cat
+        ncol = g.ncol
+        wild = g.wild
+        card = game_map.card
+
+        # Phase and turn.
+        current = turn["player"]
+        if turn["phase"] == "choose_tickets":
+            phase = CHOOSE_SETUP if len(log) < n else CHOOSE_TICKETS
+        else:
+            phase = _PHASES[turn["phase"]]
+        g.phase = phase
+        g.current = current
+
+        # The board.
+        g.owner = [-1] * len(game_map.routes)
+        g.station_owner = [-1] * len(game_map.cities)
+        for p, entry in enumerate(players):
+            for name in entry["routes"]:
+                g.owner[game_map.route(name).index] = p
+            for name in entry["station_cities"]:
+                g.station_owner[game_map.city(name).index] = p
+        g._rebuild_indexes()
+        g.trains = [p["trains"] for p in players]
+        g.stations_left = [p["stations"] for p in players]
+        g.scores = [p["score"] for p in players]
+        g.face_up = [-1 if c is None else card(c) for c in view["face_up"]]
+        g.discard = [card(c) for c, k in sorted(view["discard_pile"].items()) for _ in range(k)]
+        g.reshuffles = []
+        g.forced_reshuffles = None
+
+        # The seat's own hand and tickets.
+        me = players[seat]
+        g.hands = [[0] * (ncol + 1) for _ in range(n)]
+        for name, k in me["hand"].items():
+            g.hands[seat][card(name)] += k
+        g.tickets = [[] for _ in range(n)]
+        g.tickets[seat] = [game_map.ticket(t).index for t in me["tickets"]]
+        own_offer = [game_map.ticket(t).index for t in turn.get("tickets_offered", [])]
+        self.offer_count: int = len(own_offer) if own_offer else int(turn.get("tickets_offered_count", 0))
+        g.offered = own_offer
+
+        # Seen cards: own hand, the row, the discard pile, a pending tunnel's cards.
+        seen = g.hands[seat][:]
+        for c in g.face_up:
+            if c >= 0:
+                seen[c] += 1
+        for c in g.discard:
+            seen[c] += 1
+        g._clear_tunnel()
+        if phase == TUNNEL:
+            claim = log[-1]
+            paid = {card(k): v for k, v in claim["cards"].items()}
+            route = game_map.route(turn["tunnel_route"])
+            g.t_route = route.index
+            g.t_wild = paid.get(wild, 0)
+            colours = [c for c in paid if c != wild and paid[c]]
+            g.t_color = colours[0] if colours else wild
+            g.t_extra = turn["tunnel_extra"]
+            g.t_revealed = [card(c) for c in turn["tunnel_reveal"]]
+            for c, k in paid.items():
+                seen[c] += k
+            for c in g.t_revealed:
+                seen[c] += 1
+
+        # The log: known cards in other hands, the final round's trigger, setup keeps, the history.
+        known = [[0] * (ncol + 1) for _ in range(n)]
+        setup_keep = [-1] * n
+        self._keeps: list[tuple[int, int, int]] = []  # (history index, seat, count) of other seats' keeps
+        trains = [rules.pieces] * n
+        built = [0] * n
+        trigger = -1
+        pending: tuple[int, dict[int, int]] = (-1, {})  # a tunnel waiting for payment: (length, cards)
+        history: list[tuple[int, int, tuple[int, ...]]] = []
+        for i, entry in enumerate(log):
+            p = entry["player"]
+            kind = entry["action"]
+            cards = {card(k): v for k, v in entry.get("cards", {}).items()}
+            detail: tuple[int, ...] = ()
+            claimed = 0
+            if kind == "draw_card":
+                if entry["from"] == "deck":
+                    aid = cat.draw_deck
+                    if "card" in entry:
+                        detail = (card(entry["card"]),)
+                else:
+                    c = card(entry["card"])
+                    aid = cat.draw_face_up[c]
+                    known[p][c] += 1
+            elif kind == "draw_tickets":
+                aid = cat.draw_tickets
+            elif kind == "keep_tickets":
+                if "tickets" in entry:
+                    detail = tuple(game_map.ticket(t).index for t in entry["tickets"])
+                    count = len(detail)
+                else:
+                    count = entry["count"]
+                    self._keeps.append((i, p, count))
+                aid = cat.keep_base + (1 << count) - 1
+                if i < n:
+                    setup_keep[p] = count
+            elif kind == "claim_route":
+                route = game_map.route(entry["route"])
+                w = cards.get(wild, 0)
+                colours = [c for c in cards if c != wild and cards[c]]
+                colour = colours[0] if colours else wild
+                if colour == wild:
+                    aid = cat.claim_all_wild[route.index]
+                elif route.color == "gray":
+                    aid = cat.claim_base[route.index] + colour * route.length + w
+                else:
+                    aid = cat.claim_base[route.index] + w
+                _forget(known[p], cards)
+                claimed = route.length
+                if "tunnel_reveal" in entry:
+                    detail = tuple(card(c) for c in entry["tunnel_reveal"])
+                    extra = sum(1 for c in detail if c == wild or (c == colour and colour != wild))
+                    if extra:
+                        pending = (route.length, cards)
+                        claimed = 0
+            elif kind == "pay_tunnel":
+                aid = cat.pay[(sum(cards.values()), cards.get(wild, 0))]
+                _forget(known[p], cards)
+                claimed = pending[0]
+            elif kind == "abandon_tunnel":
+                aid = cat.abandon
+                if p != seat:
+                    for c, k in pending[1].items():
+                        known[p][c] += k
+            elif kind == "build_station":
+                city = game_map.city(entry["city"]).index
+                cost = sum(cards.values())
+                colours = [c for c in cards if c != wild and cards[c]]
+                offset = colours[0] * cost + cards.get(wild, 0) if colours else ncol * cost
+                aid = cat.station_base[city][built[p]] + offset
+                built[p] += 1
+                _forget(known[p], cards)
+            else:
+                aid = cat.pass_
+            if claimed:
+                trains[p] -= claimed
+                if trigger < 0 and trains[p] <= rules.end_trigger_pieces:
+                    trigger = p
+            history.append((p, aid, detail))
+        g.history = history
+        if trains != g.trains:
+            raise ValueError("the view's trains do not match its log")
+        g.final_turns = -1 if trigger < 0 else n - (current - trigger - 1) % n
+        in_progress = 1 if phase in (SECOND_CARD, TUNNEL, CHOOSE_TICKETS) else 0
+        passes = 0
+        for entry in reversed(log[:len(log) - in_progress]):
+            if entry["action"] != "pass":
+                break
+            passes += 1
+        g.passes = passes if phase != CHOOSE_SETUP else 0
+
+        # Hidden cards: what is left of every card type once the seen and known ones are out.
+        totals = [game_map.per_color] * ncol + [game_map.wild_count]
+        unseen: list[int] = []
+        for c in range(ncol + 1):
+            left = totals[c] - seen[c] - sum(known[q][c] for q in range(n) if q != seat)
+            if left < 0:
+                raise ValueError(f"the view shows more {game_map.card_names[c]} cards than the map has")
+            unseen.extend([c] * left)
+        self._known = known
+        self._unknown = [0 if q == seat else players[q]["hand_size"] - sum(known[q]) for q in range(n)]
+        self._deck_size: int = view["deck_size"]
+        if min(self._unknown) < 0 or len(unseen) != self._deck_size + sum(self._unknown):
+            raise ValueError("the view's card counts do not add up")
+        self._unseen_cards = unseen
+
+        # Hidden tickets: every ticket the seat has not seen, split into long and regular ones.
+        mine = set(g.tickets[seat]) | set(own_offer)
+        self._box = rules.setup_returned == "box"
+        self._long = [t.index for t in game_map.tickets if t.long and t.index not in mine]
+        self._regular = [t.index for t in game_map.tickets if not t.long and t.index not in mine]
+        self._counts = [0 if q == seat else players[q]["ticket_count"] for q in range(n)]
+        self._setup_keep = setup_keep
+        self._ticket_deck_size: int = view["ticket_deck_size"]
+        self._template = g
+
+    def sample(self, rng: random.Random) -> Game:
+        """A full game: the view's state with the hidden cards and tickets dealt at random by `rng`."""
+        g = self._template.copy()
+        m = self.map
+        rules = m.rules
+        n = self.n
+        seat = self.seat
+        cards = self._unseen_cards[:]
+        rng.shuffle(cards)
+        pos = 0
+        for q in range(n):
+            if q != seat:
+                hand = self._known[q][:]
+                for c in cards[pos:pos + self._unknown[q]]:
+                    hand[c] += 1
+                pos += self._unknown[q]
+                g.hands[q] = hand
+        g.deck = cards[pos:]
+
+        long_pool = self._long[:]
+        rng.shuffle(long_pool)
+        if self._box:
+            regular_pool = self._regular[:]
+            rng.shuffle(regular_pool)
+        else:  # tickets returned at setup go back into the deck: any ticket may be anywhere
+            long_pool += self._regular
+            rng.shuffle(long_pool)
+            regular_pool = long_pool
+        n_long, n_regular = rules.setup_long_tickets, rules.setup_regular_tickets
+        for q in range(n):
+            if q == seat:
+                continue
+            count = self._counts[q]
+            held_long = 0
+            if self._setup_keep[q] > 0 and n_long:
+                held_long = sum(1 for slot in rng.sample(range(n_long + n_regular), self._setup_keep[q])
+                                if slot < n_long)
+            g.tickets[q] = _take(long_pool, held_long) + _take(regular_pool, count - held_long)
+        used = [0] * n
+        for i, q, count in self._keeps:  # each keep of another seat names its tickets, in the order held
+            g.history[i] = (q, g.history[i][1], tuple(g.tickets[q][used[q]:used[q] + count]))
+            used[q] += count
+        setup_offers: list[list[int]] = [[] for _ in range(n)]
+        if g.phase == CHOOSE_SETUP:
+            for q in range(g.current, n):
+                if q == g.current and g.offered:
+                    setup_offers[q] = g.offered[:]
+                else:
+                    setup_offers[q] = _take(long_pool, n_long) + _take(regular_pool, n_regular)
+            g.offered = setup_offers[g.current][:]
+        elif g.phase == CHOOSE_TICKETS and not g.offered:
+            g.offered = _take(regular_pool, self.offer_count)
+        g._setup_offers = setup_offers
+        g.ticket_deck = _take(regular_pool, self._ticket_deck_size)
+        g.rng = Rng(rng.getrandbits(64))
+        return g
+
+
+def _take(pool: list[int], k: int) -> list[int]:
+    """The last `k` tickets of a shuffled pool, removed from it."""
+    if k > len(pool):
+        raise ValueError("the view's ticket counts do not add up")
+    if k <= 0:
+        return []
+    out = pool[-k:]
+    del pool[-k:]
+    return out
+
+
+def _forget(known: list[int], cards: dict[int, int]) -> None:
+    """Cards played leave the hand: the known ones first."""
+    for c, k in cards.items():
+        known[c] = known[c] - k if known[c] > k else 0
+
+
+def determinize(game_map: GameMap, view: dict[str, Any], rng: random.Random) -> Game:
+    """A full `Game` consistent with `view` (what one seat has seen), the hidden parts sampled by `rng`."""
+    return InfoSet(game_map, view).sample(rng)

@@ -1,0 +1,128 @@
+"""Determinization (`ttr.engine.sample`): a sampled game is a legal game the seat cannot tell apart from the real one.
+
+Over random positions of random games on both maps and every seat count, for the seat to play and for
+other seats: the sample's view from that seat equals the real view (the log included), its legal ids
+equal the real ones when it is that seat's turn, every card and ticket is accounted for, and the
+sample plays on to the end.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from ttr.engine import Action, Game, seat_view
+from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD, TUNNEL
+from ttr.engine.sample import InfoSet, determinize
+from ttr.maps import load_map
+
+CASES = [("europe", 2), ("europe", 3), ("europe", 4), ("europe", 5), ("new_york", 2), ("new_york", 3),
+         ("new_york", 4)]
+
+
+def _check_accounting(real: Game, sample: Game) -> None:
+    """Every card and every ticket of the sample is somewhere, once; the hidden sizes are the real ones."""
+    m = sample.map
+    cards = Counter(sample.deck) + Counter(sample.discard) + Counter(c for c in sample.face_up if c >= 0)
+    cards += Counter(sample.t_revealed)
+    for hand in sample.hands:
+        cards += Counter({c: k for c, k in enumerate(hand) if k})
+    if sample.phase == TUNNEL:
+        cards[sample.t_color] += m.routes[sample.t_route].length - sample.t_wild
+        cards[sample.wild] += sample.t_wild
+    expected = Counter({c: m.per_color for c in range(len(m.colors))})
+    expected[sample.wild] = m.wild_count
+    assert +cards == +expected
+    assert len(sample.deck) == len(real.deck)
+    assert [sum(h) for h in sample.hands] == [sum(h) for h in real.hands]
+    held = [t for ts in sample.tickets for t in ts] + sample.offered + sample.ticket_deck
+    if sample.phase == CHOOSE_SETUP:
+        held += [t for q, offer in enumerate(sample._setup_offers) if q > sample.current for t in offer]
+    assert len(held) == len(set(held))
+    assert [len(t) for t in sample.tickets] == [len(t) for t in real.tickets]
+    assert len(sample.ticket_deck) == len(real.ticket_deck)
+    assert len(sample.offered) == len(real.offered)
+    if m.rules.setup_returned == "box":  # Europe: long tickets never enter the deck; one at most per seat
+        assert not any(m.tickets[t].long for t in sample.ticket_deck)
+        assert all(sum(m.tickets[t].long for t in ts) <= 1 for ts in sample.tickets)
+
+
+@pytest.mark.parametrize(("map_name", "players"), CASES)
+def test_samples_match_the_view_and_the_legal_actions(map_name: str, players: int) -> None:
+    game_map = load_map(map_name)
+    phases: Counter[int] = Counter()
+    final_round = 0
+    for seed in range(6):
+        game = Game.new(game_map, players, seed=seed)
+        rng = random.Random(seed)
+        step = 0
+        while not game.is_over:
+            if rng.random() < 0.08 or game.phase == TUNNEL:
+                seat = game.current if rng.random() < 0.7 else rng.randrange(players)
+                view = seat_view(game, seat)
+                sample = determinize(game_map, view, random.Random(step))
+                assert seat_view(sample, seat) == view
+                assert sample.final_turns == game.final_turns
+                assert sample.passes == game.passes
+                if seat == game.current:
+                    assert sample.legal_ids() == game.legal_ids()
+                _check_accounting(game, sample)
+                phases[game.phase] += 1
+                final_round += game.final_turns >= 0
+                if step % 5 == 0:  # the sample is a game that plays on to the end
+                    play = random.Random(step)
+                    while not sample.is_over:
+                        ids = sample.legal_ids()
+                        sample.apply_id(ids[play.randrange(len(ids))])
+            ids = game.legal_ids()
+            game.apply_id(ids[rng.randrange(len(ids))])
+            step += 1
+    # The positions checked cover every phase (tunnels on Europe) and the final round.
+    wanted = {CHOOSE_SETUP, MAIN, SECOND_CARD, CHOOSE_TICKETS} | ({TUNNEL} if map_name == "europe" else set())
+    assert wanted <= set(phases)
+    assert final_round > 0
+
+
+def test_cards_taken_face_up_stay_in_the_hand_until_played() -> None:
+    game_map = load_map("europe")
+    game = Game.new(game_map, 2, seed=5)
+    while game.phase == CHOOSE_SETUP:
+        game.apply(game.legal_actions()[-1])
+    game.apply(Action("draw_card", source="deck"))
+    game.apply(Action("draw_card", source="deck"))
+    colour = next(c for c in game.face_up if 0 <= c < game.wild)
+    game.apply(Action("draw_card", source="face_up", card=game_map.card_names[colour]))
+    game.apply(Action("draw_card", source="deck"))
+    view = seat_view(game, 0)
+    info = InfoSet(game_map, view)
+    rng = random.Random(1)
+    hands = [info.sample(rng).hands[1] for _ in range(50)]
+    assert all(hand[colour] >= 1 for hand in hands)
+    assert len({tuple(h) for h in hands}) > 1  # the rest of the hand is sampled
+
+
+def test_hidden_parts_vary_and_the_seed_decides() -> None:
+    game_map = load_map("new_york")
+    game = Game.new(game_map, 3, seed=2)
+    while game.phase == CHOOSE_SETUP:
+        game.apply(game.legal_actions()[0])
+    view = seat_view(game, 0)
+    a = determinize(game_map, view, random.Random(7))
+    b = determinize(game_map, view, random.Random(7))
+    assert (a.hands, a.deck, a.tickets, a.ticket_deck) == (b.hands, b.deck, b.tickets, b.ticket_deck)
+    decks = {tuple(determinize(game_map, view, random.Random(s)).deck) for s in range(10)}
+    assert len(decks) > 1
+    assert a.hands[0] == game.hands[0] and a.tickets[0] == game.tickets[0]
+
+
+def test_a_finished_game_cannot_be_sampled() -> None:
+    game_map = load_map("new_york")
+    game = Game.new(game_map, 2, seed=0)
+    rng = random.Random(0)
+    while not game.is_over:
+        ids = game.legal_ids()
+        game.apply_id(ids[rng.randrange(len(ids))])
+    with pytest.raises(ValueError, match="over"):
+        determinize(game_map, seat_view(game, 0), rng)
