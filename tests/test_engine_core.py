@@ -178,3 +178,22 @@ def game_log(game: Game) -> list[dict[str, object]]:
     from ttr.engine import public_log
 
     return public_log(game)
+
+
+def test_E_DRAW_7_an_empty_face_up_slot_fills_again_once_cards_come_back() -> None:
+    """E-DRAW-7: a slot that could not be refilled stays empty only while the deck and discards are empty."""
+    game = started("europe", 2, seed=3)
+    hoard = game.hands[1]
+    for card in game.deck + game.discard:
+        hoard[card] += 1
+    game.deck.clear()
+    game.discard.clear()
+    hoard[game.face_up[0]] += 1
+    game.face_up[0] = -1
+    game.hands[0][game.map.card("black")] += 1  # a card to play; taken from seat 1's hoard
+    hoard[game.map.card("black")] -= 1
+    assert game.face_up[0] == -1
+    game.apply(Action("claim_route", route="Amsterdam-Bruxelles", cards=Action.make_cards({"black": 1})))
+    assert game.face_up[0] == game.map.card("black")  # the one discarded card, reshuffled into the row
+    assert game.deck == [] and game.discard == []
+    assert len(game.reshuffles) == 1

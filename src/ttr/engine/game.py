@@ -284,6 +284,14 @@ class Game:
                 face[i] = self._take_card()
             resets += 1
 
+    def _refill_face_up(self) -> None:
+        """Fill slots left empty while the deck and discards were both empty, now that cards are back."""
+        face = self.face_up
+        for i, card in enumerate(face):
+            if card < 0:
+                face[i] = self._take_card()
+        self._check_face_up()
+
     def _can_draw_blind(self) -> bool:
         return bool(self.deck) or bool(self.discard)
 
@@ -794,6 +802,8 @@ class Game:
         """E-END-1: the final round starts when a seat ends its turn with few pieces left."""
         if not passed:
             self.passes = 0
+        if -1 in self.face_up and (self.deck or self.discard):
+            self._refill_face_up()
         p = self.current
         if self.final_turns < 0:
             if self.trains[p] <= self.map.rules.end_trigger_pieces:
