@@ -296,9 +296,11 @@ def make_cmd_bot(command: str, game_map: GameMap, seat: int, seed: int) -> CmdBo
     return CmdBot(command, game_map, seat, seed)
 
 
-def end_bots(bots: Sequence[object], game: Game) -> None:
-    """After a game: send each bot that has an `end` method the final breakdown (closing programs)."""
-    final = final_score(game).to_json() if game.is_over else None
+def end_bots(bots: Sequence[object], game: Game | None) -> None:
+    """After a game: send each bot that has an `end` method the final breakdown (closing programs).
+
+    With no game, or one not over (it failed), bots with a `close` method are just closed."""
+    final = final_score(game).to_json() if game is not None and game.is_over else None
     for bot in bots:
         end = getattr(bot, "end", None)
         if callable(end) and final is not None:

@@ -1,0 +1,126 @@
+"""`ttr tournament`: many games between bots, seats rotated, in parallel; standings, ratings, records."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ttr.errors import MapError, TTRError
+from ttr.sim.tournament import GameResult, TournamentConfig, run_tournament
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the tournament sub-command."""
+    p = sub.add_parser("tournament", help="play many games between bots and rank them")
+    p.add_argument("--map", default="europe", help="map name or map file (default: europe)")
+    p.add_argument("--players", type=int, default=2, help="seats per game (default: 2)")
+    p.add_argument("--bots", default="greedy,random",
+                   help="comma-separated bot names, e.g. greedy,random or 'cmd:python3 bot.py,greedy' "
+                        "(seats rotate across games; default: greedy,random)")
+    p.add_argument("--games", type=int, default=100, help="number of games (default: 100)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="worker processes (default: 1; 0 = one per CPU); the results do not depend on it")
+    p.add_argument("--seed", type=int, default=0, help="game i uses seed S+i (default: 0)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--records", metavar="DIR", help="write every game's record (ttr-record/1) to DIR")
+    p.add_argument("--time-per-move", type=float, default=1.0, metavar="T",
+                   help="seconds per decision for cmd: bots, plus 1 s of grace (default: 1.0)")
+    p.set_defaults(run=run_tournament_cmd)
+
+
+def run_tournament_cmd(args: argparse.Namespace) -> int:
+    """Run the tournament with a progress bar (on stderr), then print the standings or the JSON."""
+    bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
+    if not bots:
+        raise TTRError("--bots: name at least one bot")
+    if args.games < 1:
+        raise TTRError("--games must be at least 1")
+    if args.time_per_move <= 0:
+        raise TTRError("--time-per-move must be positive")
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    config = TournamentConfig(args.map, args.players, bots, args.games, args.seed, jobs, args.time_per_move,
+                              args.records)
+    _check(config)
+    err = Console(stderr=True)
+    start = time.perf_counter()
+    with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err,
+                  transient=True) as progress:
+        task = progress.add_task("games", total=config.games)
+
+        def advance(_: GameResult) -> None:
+            progress.advance(task)
+
+        summary = run_tournament(config, advance)
+    elapsed = time.perf_counter() - start
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False, indent=1))
+    else:
+        _print(Console(), summary, elapsed)
+    return 0
+
+
+def _check(config: TournamentConfig) -> None:
+    """Fail early, with a clear message, on a map, seat count or bot name that cannot play."""
+    from ttr.bots import make_bot
+    from ttr.maps import load_map
+
+    try:
+        game_map = load_map(config.map_name)
+    except (MapError, OSError, ValueError) as exc:
+        raise TTRError(f"--map: {exc}") from None
+    rules = game_map.rules
+    if not rules.players_min <= config.players <= rules.players_max:
+        raise TTRError(f"--players: {game_map.name} is for {rules.players_min}-{rules.players_max} players")
+    for spec in config.bots:
+        if spec.startswith("cmd:"):
+            if not spec[4:].strip():
+                raise TTRError("--bots: cmd: needs a command, e.g. 'cmd:python3 mybot.py'")
+            continue
+        try:
+            make_bot(spec, game_map, 0, 0)
+        except ValueError as exc:
+            raise TTRError(f"--bots: {exc}") from None
+
+
+def _print(console: Console, summary: dict[str, Any], elapsed: float) -> None:
+    games = summary["games"]
+    actions = sum(r["actions"] for r in summary["results"])
+    console.print(f"{summary['map']}, {summary['players']} players, {games} games (seeds {summary['seed']}-"
+                  f"{summary['seed'] + games - 1}); {elapsed:.1f} s, {games / elapsed:.2f} games/s, "
+                  f"{actions / elapsed:.0f} actions/s", highlight=False)
+    table = Table("bot", "seats", "wins", "win rate (95% CI)", "mean score", "tickets done", "Elo",
+                  title="standings")
+    rows = sorted(summary["standings"], key=lambda row: -row["elo"])
+    for row in rows:
+        lo, hi = row["win_rate_ci95"]
+        tickets = row["ticket_completion"]
+        table.add_row(row["bot"], str(row["seats_played"]), f"{row['wins']:g}",
+                      f"{row['win_rate']:.1%} ({lo:.1%}-{hi:.1%})", f"{row['mean_score']:.1f}",
+                      "-" if tickets is None else f"{tickets:.0%}", f"{row['elo']:.0f}")
+    console.print(table)
+    if len(rows) > 1:
+        pair = Table("bot", *[r["bot"] for r in summary["standings"]], title="pairwise: wins-draws-losses")
+        for a in summary["standings"]:
+            cells = []
+            for b in summary["standings"]:
+                if a["bot"] == b["bot"]:
+                    cells.append("-")
+                else:
+                    w, d, lost = summary["pairwise"][a["bot"]][b["bot"]]
+                    cells.append(f"{w:g}-{d:g}-{lost:g}")
+            pair.add_row(a["bot"], *cells)
+        console.print(pair)
+    for result in summary["results"]:
+        for note in result["notes"]:
+            if note["failures"]:
+                replaced = ", then random played the seat" if note["replaced_by"] else ""
+                console.print(f"game {result['game'] + 1}, seat {note['seat'] + 1} ({note['bot']}): "
+                              f"{len(note['failures'])} failure(s){replaced}: {note['failures'][0]}",
+                              highlight=False)

@@ -1,0 +1,1 @@
+"""Simulations: many games between bots (`ttr.sim.tournament`)."""

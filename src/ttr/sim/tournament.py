@@ -1,0 +1,264 @@
+"""Tournaments: many games between bots, seats rotated, run in parallel, with standings and ratings.
+
+Game `i` uses seed `seed + i` and seats `bots[(i + s) % len(bots)]` at seat `s`, so every bot plays
+every seat equally often over `len(bots)` games, and the results are the same whatever the number of
+worker processes. Standings count seats played: a bot that holds two seats of one game (fewer bots than
+seats) plays two seat-games there. A win shared by k seats counts 1/k to each. Ratings are Elo-scaled
+Bradley-Terry strengths fitted to every pairwise result of every game (order-independent).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ttr.bots import make_bot, play_game
+from ttr.bots.cmd_bot import CmdBot, end_bots
+from ttr.engine import Game, final_score
+from ttr.maps import GameMap, load_map
+from ttr.records import write_record
+
+FORMAT = "ttr-tournament/1"
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """What to play: the map, the seat count, the bots (specs as `make_bot` reads them), how many games."""
+
+    map_name: str
+    players: int
+    bots: tuple[str, ...]
+    games: int
+    seed: int = 0
+    jobs: int = 1
+    time_per_move: float = 1.0  # for `cmd:` bots
+    records_dir: str | None = None  # where to write each game's record (and the cmd bots' stderr logs)
+
+    def labels(self) -> list[str]:
+        """A unique label per bot entry: the spec, with `#2`, `#3` for repeated specs."""
+        seen: dict[str, int] = {}
+        out = []
+        for spec in self.bots:
+            seen[spec] = seen.get(spec, 0) + 1
+            out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+        return out
+
+    def seating(self, game: int) -> list[int]:
+        """The bot entry (index into `bots`) at each seat of game `game`: rotated by one seat per game."""
+        return [(game + s) % len(self.bots) for s in range(self.players)]
+
+
+@dataclass
+class GameResult:
+    """One game's outcome, seat by seat."""
+
+    game: int
+    seed: int
+    entries: list[int]  # bot entry per seat
+    scores: list[int]
+    winners: list[int]  # seats
+    tickets_completed: list[int]
+    tickets_failed: list[int]
+    actions: int
+    notes: list[dict[str, Any]] = field(default_factory=list)  # cmd bots' reports
+    record: dict[str, Any] | None = None
+
+    def to_json(self, labels: list[str]) -> dict[str, Any]:
+        """The game as the tournament JSON lists it."""
+        return {"game": self.game, "seed": self.seed, "seats": [labels[e] for e in self.entries],
+                "scores": self.scores, "winners": self.winners, "tickets_completed": self.tickets_completed,
+                "tickets_failed": self.tickets_failed, "actions": self.actions, "notes": self.notes}
+
+
+_MAPS: dict[str, GameMap] = {}
+
+
+def _map(name: str) -> GameMap:
+    game_map = _MAPS.get(name)
+    if game_map is None:
+        game_map = _MAPS[name] = load_map(name)
+    return game_map
+
+
+def play_one(config: TournamentConfig, index: int) -> GameResult:
+    """Play game `index` of the tournament (in this process)."""
+    game_map = _map(config.map_name)
+    seed = config.seed + index
+    labels = config.labels()
+    entries = config.seating(index)
+    log_dir = Path(config.records_dir) / "bot-logs" if config.records_dir else None
+    bots: list[Any] = []
+    game: Game | None = None
+    try:
+        for seat, entry in enumerate(entries):
+            spec = config.bots[entry]
+            if spec.startswith("cmd:"):
+                bots.append(CmdBot(spec[4:], game_map, seat, seed, time_per_move=config.time_per_move,
+                                   log_dir=log_dir))
+            else:
+                bots.append(make_bot(spec, game_map, seat, seed))
+        names = [f"{labels[e]} {s + 1}" for s, e in enumerate(entries)]
+        game = play_game(game_map, bots, seed, players=names)
+    finally:
+        end_bots(bots, game)  # the end message, or just closing the programs if the game failed
+    notes = [bot.report() for bot in bots if isinstance(bot, CmdBot)]
+    final = final_score(game)
+    winners = [s for s, p in enumerate(final.players) if p.name in final.winners]
+    return GameResult(
+        game=index, seed=seed, entries=entries, scores=[p.total for p in final.players], winners=winners,
+        tickets_completed=[len(p.tickets_completed) for p in final.players],
+        tickets_failed=[len(p.tickets_failed) for p in final.players], actions=len(game.history),
+        notes=[{k: v for k, v in note.items() if k != "stderr_log"} | {"game": index} for note in notes],
+        record=write_record(game) if config.records_dir else None)
+
+
+def _play_task(task: tuple[TournamentConfig, int]) -> GameResult:
+    return play_one(*task)
+
+
+def run_games(config: TournamentConfig) -> Iterator[GameResult]:
+    """Every game's result, in the order they finish (`config.jobs` worker processes)."""
+    tasks = [(config, i) for i in range(config.games)]
+    if config.jobs <= 1 or config.games <= 1:
+        for task in tasks:
+            yield _play_task(task)
+        return
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(min(config.jobs, config.games)) as pool:
+        yield from pool.imap_unordered(_play_task, tasks)
+
+
+def run_tournament(config: TournamentConfig,
+                   progress: Callable[[GameResult], None] | None = None) -> dict[str, Any]:
+    """Play the whole tournament and return its summary (the `--json` document); records written on request."""
+    if config.games < 1:
+        raise ValueError("a tournament needs at least 1 game")
+    if not config.bots:
+        raise ValueError("a tournament needs at least one bot")
+    _map(config.map_name)  # a bad map name fails here, not in a worker
+    records = Path(config.records_dir) if config.records_dir else None
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    results: list[GameResult | None] = [None] * config.games
+    for result in run_games(config):
+        results[result.game] = result
+        if records is not None and result.record is not None:
+            path = records / f"game-{result.game + 1:05d}.json"
+            path.write_text(json.dumps(result.record, ensure_ascii=False) + "\n", encoding="utf-8")
+        if progress is not None:
+            progress(result)
+    done = [r for r in results if r is not None]
+    return summarize(config, done)
+
+
+# ---------------------------------------------------------------------- statistics
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a rate `wins / n` (95% for z = 1.96)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def pairwise(results: list[GameResult], bots: int) -> list[list[list[float]]]:
+    """`table[a][b] = [wins, draws, losses]` of bot a's seats against bot b's seats, over every game.
+
+    Within a game a seat beats another if it is among the winners and the other is not, or neither is and
+    it scored more; equal standing is a draw. Seats of the same bot are not compared.
+    """
+    table = [[[0.0, 0.0, 0.0] for _ in range(bots)] for _ in range(bots)]
+    for r in results:
+        rank = [(1 if s in r.winners else 0, r.scores[s]) for s in range(len(r.entries))]
+        for i, a in enumerate(r.entries):
+            for j, b in enumerate(r.entries):
+                if a == b:
+                    continue
+                outcome = 0 if rank[i] > rank[j] else (1 if rank[i] == rank[j] else 2)
+                table[a][b][outcome] += 1
+    return table
+
+
+def elo(table: list[list[list[float]]], iterations: int = 2000) -> list[float]:
+    """Elo-scaled Bradley-Terry ratings (mean 1500) from a pairwise table, draws as half wins.
+
+    Fitted with Hunter's MM iterations; each bot also plays one virtual draw against a 1500 anchor so a
+    bot that never loses keeps a finite rating.
+    """
+    k = len(table)
+    wins = [sum(table[a][b][0] + table[a][b][1] / 2 for b in range(k)) + 0.5 for a in range(k)]
+    games = [[table[a][b][0] + table[a][b][1] + table[a][b][2] for b in range(k)] for a in range(k)]
+    gamma = [1.0] * k
+    for _ in range(iterations):
+        new = []
+        for a in range(k):
+            denom = 1.0 / (gamma[a] + 1.0)  # the anchor
+            denom += sum(games[a][b] / (gamma[a] + gamma[b]) for b in range(k) if b != a and games[a][b])
+            new.append(wins[a] / denom)
+        change = max(abs(x - y) / y for x, y in zip(new, gamma, strict=True))
+        gamma = new
+        if change < 1e-12:
+            break
+    logs = [400 * math.log10(g) for g in gamma]
+    mean = sum(logs) / k
+    return [1500 + x - mean for x in logs]
+
+
+def summarize(config: TournamentConfig, results: list[GameResult]) -> dict[str, Any]:
+    """The tournament's JSON summary: settings, standings per bot, pairwise results, every game."""
+    labels = config.labels()
+    k = len(labels)
+    seats = [0] * k
+    wins = [0.0] * k
+    score = [0] * k
+    done = [0] * k
+    failed = [0] * k
+    replaced = [0] * k
+    for r in results:
+        share = 1.0 / len(r.winners) if r.winners else 0.0
+        for s, e in enumerate(r.entries):
+            seats[e] += 1
+            score[e] += r.scores[s]
+            done[e] += r.tickets_completed[s]
+            failed[e] += r.tickets_failed[s]
+            if s in r.winners:
+                wins[e] += share
+        for note in r.notes:
+            if note.get("replaced_by"):
+                replaced[r.entries[note["seat"]]] += 1
+    table = pairwise(results, k)
+    ratings = elo(table)
+    standings = []
+    for e in range(k):
+        lo, hi = wilson(wins[e], seats[e])
+        row: dict[str, Any] = {
+            "bot": labels[e], "seats_played": seats[e], "wins": round(wins[e], 6),
+            "win_rate": round(wins[e] / seats[e], 6) if seats[e] else 0.0,
+            "win_rate_ci95": [round(lo, 6), round(hi, 6)],
+            "mean_score": round(score[e] / seats[e], 3) if seats[e] else 0.0,
+            "ticket_completion": round(done[e] / (done[e] + failed[e]), 6) if done[e] + failed[e] else None,
+            "elo": round(ratings[e], 1),
+        }
+        if config.bots[e].startswith("cmd:"):
+            row["replaced_by_random"] = replaced[e]
+        standings.append(row)
+    return {
+        "format": FORMAT,
+        "map": config.map_name,
+        "players": config.players,
+        "bots": labels,
+        "games": len(results),
+        "seed": config.seed,
+        "standings": standings,
+        "pairwise": {labels[a]: {labels[b]: table[a][b] for b in range(k) if b != a} for a in range(k)},
+        "results": [r.to_json(labels) for r in sorted(results, key=lambda r: r.game)],
+    }

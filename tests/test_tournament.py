@@ -1,0 +1,97 @@
+"""`ttr tournament` and `ttr.sim.tournament`: same results whatever the jobs, seats rotate, records replay."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ttr.cli.main import main
+from ttr.records import load_json, read_record, replay
+from ttr.sim.tournament import GameResult, TournamentConfig, elo, pairwise, run_tournament, wilson
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "bots" / "simple_bot.py"
+
+
+def _run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    assert main(["tournament", *args, "--json"]) == 0
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return out
+
+
+def test_the_same_json_with_one_or_two_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--map", "new_york", "--players", "3", "--bots", "random,random,random", "--games", "6", "--seed", "11"]
+    one = _run_json(capsys, *args, "--jobs", "1")
+    two = _run_json(capsys, *args, "--jobs", "2")
+    assert one == two
+    assert one["games"] == 6 and one["bots"] == ["random", "random#2", "random#3"]
+    assert sum(row["wins"] for row in one["standings"]) == pytest.approx(6)  # shared wins split
+    assert [r["seed"] for r in one["results"]] == list(range(11, 17))
+
+
+def test_seats_rotate(capsys: pytest.CaptureFixture[str]) -> None:
+    summary = _run_json(capsys, "--map", "europe", "--players", "2", "--bots", "random,greedy,random",
+                        "--games", "4", "--seed", "3")
+    bots = ["random", "greedy", "random#2"]
+    assert [r["seats"] for r in summary["results"]] == [[bots[(i + s) % 3] for s in range(2)] for i in range(4)]
+    assert {row["bot"]: row["seats_played"] for row in summary["standings"]} == {"random": 3, "greedy": 3,
+                                                                              "random#2": 2}
+    greedy = next(row for row in summary["standings"] if row["bot"] == "greedy")
+    lo, hi = greedy["win_rate_ci95"]
+    assert lo <= greedy["win_rate"] <= hi
+    assert 0 <= greedy["ticket_completion"] <= 1
+    assert set(summary["pairwise"]["greedy"]) == {"random", "random#2"}
+
+
+def test_records_replay_to_the_same_scores(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    summary = _run_json(capsys, "--map", "europe", "--players", "3", "--bots", "random,greedy", "--games", "3",
+                        "--records", str(tmp_path), "--jobs", "2")
+    for result in summary["results"]:
+        record = read_record(load_json(tmp_path / f"game-{result['game'] + 1:05d}.json"))
+        replayed = replay(record)
+        assert replayed.error is None
+        state = replayed.to_json()
+        assert state["status"] == "finished"
+        assert [p["total"] for p in state["final"]["players"]] == result["scores"]
+        assert record.seed == result["seed"]
+
+
+def test_a_cmd_bot_in_a_tournament(tmp_path: Path) -> None:
+    spec = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(EXAMPLE))}"
+    config = TournamentConfig("new_york", 2, (spec, "random"), 2, seed=5, records_dir=str(tmp_path))
+    summary = run_tournament(config)
+    row = next(r for r in summary["standings"] if r["bot"] == spec)
+    assert row["seats_played"] == 2 and row["replaced_by_random"] == 0
+    assert all(note["failures"] == [] and note["program"] == "simple_bot 1.0"
+               for r in summary["results"] for note in r["notes"])
+    assert len(list((tmp_path / "bot-logs").iterdir())) == 2  # one stderr log per game
+
+
+def test_human_output_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--map", "new_york", "--bots", "random", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "standings" in out and "games/s" in out
+    assert main(["tournament", "--bots", "nosuchbot", "--games", "1"]) == 1
+    assert "unknown bot" in capsys.readouterr().err
+    assert main(["tournament", "--map", "new_york", "--players", "7", "--games", "1"]) == 1
+
+
+def test_statistics() -> None:
+    lo, hi = wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+    even = [GameResult(i, i, [i % 2, 1 - i % 2], [10, 5], [0], [0, 0], [0, 0], 0) for i in range(4)]
+    table = pairwise(even, 2)
+    assert table[0][1] == [2, 0, 2] and table[1][0] == [2, 0, 2]
+    assert elo(table) == pytest.approx([1500, 1500])
+    # Seats rotate and bot 0 wins every game (from seat 0, then from seat 1 despite the lower score).
+    strong = [GameResult(i, i, [i % 2, 1 - i % 2], [10, 5], [i % 2], [0, 0], [0, 0], 0) for i in range(10)]
+    assert pairwise(strong, 2)[0][1] == [10, 0, 0]
+    lopsided = [GameResult(i, i, [0, 1], [10, 5], [0], [0, 0], [0, 0], 0) for i in range(10)]
+    high, low = elo(pairwise(lopsided, 2))
+    assert high > 1700 and low < 1300 and high + low == pytest.approx(3000)
