@@ -1,0 +1,48 @@
+"""Bots: programs that play a seat from its view (`ttr.bots.base.Bot`), and the registry of bot names.
+
+`make_bot("greedy", game_map, seat, seed)` builds one; `BOT_NAMES` lists the names. To add a bot, add a
+line to `BOTS` (name -> a factory `(game_map, seat, seed) -> Bot`, usually the class). Bot specs with an
+argument (`prefix:argument`) go in `PREFIXES` (prefix -> `(argument, game_map, seat, seed) -> Bot`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ttr.bots.base import BaseBot, Bot, BotContext, BotFactory, IllegalBotActionError, play_game
+from ttr.bots.cmd_bot import make_cmd_bot
+from ttr.bots.greedy import GreedyBot
+from ttr.bots.paper import DestinationHungry, LongRouteJunkie, OneStepThinker, RouteFocus
+from ttr.bots.random_bot import RandomBot
+from ttr.maps import GameMap
+
+BOTS: dict[str, BotFactory] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "destination_hungry": DestinationHungry,
+    "route_focus": RouteFocus,
+    "one_step_thinker": OneStepThinker,
+    "long_route_junkie": LongRouteJunkie,
+}
+
+PREFIXES: dict[str, Callable[[str, GameMap, int, int], Bot]] = {
+    "cmd": make_cmd_bot,
+}
+
+BOT_NAMES: list[str] = list(BOTS)
+
+
+def make_bot(spec: str, game_map: GameMap, seat: int, seed: int) -> Bot:
+    """The bot named `spec` (a name of `BOTS`, or `prefix:argument` for a prefix of `PREFIXES`)."""
+    factory = BOTS.get(spec)
+    if factory is not None:
+        return factory(game_map, seat, seed)
+    prefix, colon, argument = spec.partition(":")
+    if colon and prefix in PREFIXES:
+        return PREFIXES[prefix](argument, game_map, seat, seed)
+    known = ", ".join([*BOTS, *(f"{p}:..." for p in PREFIXES)])
+    raise ValueError(f"unknown bot {spec!r} (known: {known})")
+
+
+__all__ = ["BOTS", "BOT_NAMES", "PREFIXES", "BaseBot", "Bot", "BotContext", "BotFactory", "IllegalBotActionError",
+           "make_bot", "play_game"]

@@ -1,0 +1,125 @@
+"""What a bot is, how one is built, and how a game between bots is run.
+
+A bot sees only what its seat may see (`ttr.engine.views.seat_view`) and the list of legal actions;
+it never touches the `Game`. Every bot class is built the same way, `Cls(game_map, seat, seed)`, so a
+registry entry is just the class (see `ttr.bots.make_bot`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ttr.engine import Action, Game, seat_view
+from ttr.engine import actions as A
+from ttr.maps import GameMap
+
+MAX_ACTIONS = 20_000  # far more than any real game takes; a guard against a bot that loops forever
+
+
+class Bot(Protocol):
+    """A player program: given the seat's view and the legal actions, pick one of the actions."""
+
+    name: str
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        """One action out of `legal` (the bot's seat is to move; `view` is `seat_view` of that seat)."""
+        ...
+
+
+BotFactory = Callable[[GameMap, int, int], Bot]
+"""Builds a bot for (map, seat, seed); every bot class is one."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotContext:
+    """What a bot is told when it is built: the map (public rules and board), its seat, its seed."""
+
+    game_map: GameMap
+    seat: int
+    seed: int
+
+    def rng(self) -> random.Random:
+        """A random generator fixed by (seed, seat): two seats with one seed still differ."""
+        return random.Random(self.seed * 1_000_003 + self.seat)
+
+
+class BaseBot:
+    """Convenience base class: stores the `BotContext` and a seeded `rng`; subclasses set `name`."""
+
+    name = "base"
+
+    def __init__(self, game_map: GameMap, seat: int, seed: int) -> None:
+        self.ctx = BotContext(game_map, seat, seed)
+        self.game_map = game_map
+        self.seat = seat
+        self.rng = self.ctx.rng()
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        """Subclasses decide; the base plays the first legal action."""
+        return legal[0]
+
+
+# Actions whose decoding depends only on the id (not on the tickets offered or the tunnel's colour).
+_STATIC_KINDS = frozenset((A.DRAW_DECK, A.DRAW_FACE_UP, A.DRAW_TICKETS, A.CLAIM, A.ABANDON_TUNNEL,
+                           A.BUILD_STATION, A.PASS))
+_DECODED: dict[int, tuple[GameMap, dict[int, Action]]] = {}
+
+
+def legal_actions(game: Game) -> tuple[list[int], list[Action]]:
+    """`game.legal_ids()` and the same actions as `Action` values (equal to `game.legal_actions()`),
+    decoded once per map and id where the id alone fixes the action."""
+    entry = _DECODED.get(id(game.map))
+    if entry is None or entry[0] is not game.map:
+        entry = _DECODED[id(game.map)] = (game.map, {})
+    cache = entry[1]
+    kinds = game.cat.kind
+    ids = game.legal_ids()
+    out = []
+    for aid in ids:
+        action = cache.get(aid)
+        if action is None:
+            action = game.decode(aid)
+            if kinds[aid] in _STATIC_KINDS:
+                cache[aid] = action
+        out.append(action)
+    return ids, out
+
+
+class IllegalBotActionError(ValueError):
+    """A bot answered with an action that is not in the legal list."""
+
+
+def play_game(
+    game_map: GameMap,
+    bots: Sequence[Bot],
+    seed: int,
+    players: Sequence[str] | None = None,
+    strict: bool = True,
+) -> Game:
+    """Play one full game between `bots` (seat i is `bots[i]`) and return the finished game.
+
+    Each decision asks the bot of the seat to move with `seat_view(game, seat)` and the legal actions
+    (`legal_actions`, equal to `game.legal_actions()`); the bot never sees the `Game`. With `strict`
+    (the default) an answer that is not in the legal list raises `IllegalBotActionError`; otherwise the
+    first legal action is played instead (as `docs/bot-protocol.md` does for programs).
+    """
+    names = list(players) if players is not None else [f"{bot.name} {i + 1}" for i, bot in enumerate(bots)]
+    game = Game.new(game_map, names, seed=seed)
+    for _ in range(MAX_ACTIONS):
+        if game.is_over:
+            return game
+        seat = game.current
+        ids, legal = legal_actions(game)
+        action = bots[seat].choose(seat_view(game, seat), legal)
+        try:
+            index = legal.index(action)
+        except ValueError:
+            if strict:
+                raise IllegalBotActionError(
+                    f"bot {bots[seat].name!r} (seat {seat}) chose {action}, which is not legal here") from None
+            index = 0
+        game.apply_id(ids[index])
+    raise RuntimeError(f"the game did not end within {MAX_ACTIONS} actions")

@@ -1,0 +1,366 @@
+"""`greedy`: a solid heuristic player (plan the tickets, collect the cards, claim, watch the end).
+
+Each decision re-reads the seat view into a `Board` and works on a *plan*: the routes that connect its
+incomplete tickets by the cheapest paths over the routes still open to it (a greedy Steiner tree,
+`ttr.bots.planning.plan_tickets`; own routes are free, so the plan follows its network and re-plans
+around routes others take). See docs/bots.md for the whole behaviour.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ttr.bots.base import BaseBot
+from ttr.bots.planning import (
+    Board,
+    ClaimOption,
+    Options,
+    Plan,
+    StationOption,
+    colour_needs,
+    completed,
+    map_index,
+    network,
+    plan_tickets,
+    route_costs,
+    route_missing,
+    sort_options,
+    station_completion,
+)
+from ttr.engine import Action
+from ttr.maps import GameMap
+
+
+class GreedyBot(BaseBot):
+    """Plans its tickets, draws the colours the plan needs, claims plan routes as soon as it can pay.
+
+    The class attributes are the tuning knobs (costs in trains, rates in points per train).
+    """
+
+    name = "greedy"
+    overhead = 0.4  # path cost per route, on top of its length: a claim is a turn
+    tunnel_penalty = 0.8
+    ferry_penalty = 0.8  # per locomotive a ferry needs
+    borrow_cost = 9.0  # path cost of borrowing another seat's route through a new station
+    train_rate = 1.2  # points a train earns without tickets (long routes): the price of a plan's train
+    setup_cap = 0.8  # share of the pieces a setup plan may take
+    long_min = 3  # routes shorter than this are not worth claiming for points alone (outside the end)
+
+    def __init__(self, game_map: GameMap, seat: int, seed: int) -> None:
+        super().__init__(game_map, seat, seed)
+        self.ix = map_index(game_map)
+        rules = game_map.rules
+        self.pieces = rules.pieces
+        self.endgame_trains = rules.end_trigger_pieces + max(2, rules.pieces // 10)
+        self._plan_key: tuple[Any, ...] | None = None
+        self._plan = Plan()
+
+    # ------------------------------------------------------------------ entry point
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        """The greedy choice (see the class and module docstrings)."""
+        if len(legal) == 1:
+            return legal[0]
+        board = Board.from_view(self.ix, view)
+        opts = sort_options(self.ix, legal)
+        if opts.keeps:
+            return self._keep_tickets(board, opts)
+        if opts.pays or opts.abandon:
+            return self._tunnel(board, opts) or legal[0]
+        plan = self._current_plan(board)
+        if board.phase == "second_card":
+            return self._draw(board, plan, opts, first=False) or legal[0]
+        return self._main(board, plan, opts) or legal[0]
+
+    # ------------------------------------------------------------------ plans
+
+    def _costs(self, board: Board) -> list[float]:
+        stations = self.game_map.rules.stations > 0
+        return route_costs(board, self.overhead, self.tunnel_penalty, self.ferry_penalty,
+                           borrow_cost=self.borrow_cost if stations else None)
+
+    def _todo(self, board: Board) -> list[int]:
+        """Held tickets not yet complete (stations already built counted)."""
+        if any(o == board.seat for o in board.station_at):
+            _, done = station_completion(board, board.tickets)
+        else:
+            done = completed(board, board.tickets)
+        return [t for t, ok in zip(board.tickets, done, strict=True) if not ok]
+
+    def _current_plan(self, board: Board) -> Plan:
+        key = (board.signature, tuple(board.tickets), board.my_trains, board.my_stations)
+        if key != self._plan_key:
+            self._plan_key = key
+            self._plan = self._make_plan(board, self._todo(board))
+        return self._plan
+
+    def _make_plan(self, board: Board, tickets: list[int], costs: list[float] | None = None) -> Plan:
+        """A plan for `tickets` that fits the trains left, dropping the tickets that cost most per point."""
+        costs = costs or self._costs(board)
+        plan = plan_tickets(board, tickets, costs)
+        if len(plan.borrows) > board.my_stations:
+            costs = route_costs(board, self.overhead, self.tunnel_penalty, self.ferry_penalty)
+            plan = plan_tickets(board, tickets, costs)
+        dropped = list(plan.dropped)
+        while plan.trains > board.my_trains and plan.tickets:
+            best: tuple[float, Plan, int] | None = None
+            for t in plan.tickets:
+                other = plan_tickets(board, [x for x in plan.tickets if x != t], costs)
+                saved = (plan.trains - other.trains) / max(1, self.ix.ticket_points[t])
+                if best is None or saved > best[0]:
+                    best = (saved, other, t)
+            assert best is not None
+            plan = best[1]
+            dropped.append(best[2])
+        plan.dropped = dropped
+        return plan
+
+    # ------------------------------------------------------------------ tickets
+
+    def _keep_tickets(self, board: Board, opts: Options) -> Action:
+        """The keep-set whose plan earns the most points beyond the going rate per train, within a train cap."""
+        ix = self.ix
+        held = self._todo(board)
+        setup = not board.tickets
+        costs = self._costs(board)
+        base = self._make_plan(board, held, costs) if held else Plan()
+        trains = board.my_trains
+        cap = trains * self.setup_cap if setup else trains - 1
+        turns = self._turns_left(board)
+        best: tuple[float, int] | None = None
+        fallback: tuple[float, int] | None = None
+        for i, (kept, _) in enumerate(opts.keeps):
+            plan = plan_tickets(board, held + list(kept), costs)
+            lost = sum(ix.ticket_points[t] for t in plan.dropped)
+            gain = sum(ix.ticket_points[t] for t in kept) - 2 * lost
+            extra = plan.trains - base.trains
+            value = gain + (plan.points - base.points) - self.train_rate * extra
+            needed = self._turns_needed(board, plan)
+            ok = plan.trains <= cap and not plan.dropped and (setup or needed <= turns)
+            if ok and (best is None or value > best[0]):
+                best = (value, i)
+            # Nothing fits: keep what loses least if it fails.
+            risk = -extra - sum(ix.ticket_points[t] for t in kept) * (0 if extra == 0 else 1)
+            if fallback is None or risk > fallback[0]:
+                fallback = (risk, i)
+        chosen = best if best is not None else fallback
+        assert chosen is not None
+        return opts.keeps[chosen[1]][1]
+
+    def _turns_needed(self, board: Board, plan: Plan) -> float:
+        """Turns to finish a plan: a claim per route plus a turn per two missing cards."""
+        need, _ = colour_needs(self.ix, plan.routes, board.hand)
+        missing = sum(max(0, need[c] - board.hand[c]) for c in range(self.ix.ncol + 1))
+        return len(plan.routes) + missing / 2
+
+    def _turns_left(self, board: Board) -> float:
+        """A rough count of this seat's turns before the end: the others spend about 1.5 trains a turn."""
+        return max(0.0, (board.min_other_trains() - self.game_map.rules.end_trigger_pieces) / 1.5)
+
+    # ------------------------------------------------------------------ main turn
+
+    def _main(self, board: Board, plan: Plan, opts: Options) -> Action | None:
+        if board.final_round:
+            return self._last_turn(board, plan, opts)
+        endgame = board.min_other_trains() <= self.endgame_trains or board.my_trains <= self.endgame_trains
+        station = self._station(board, plan, opts)
+        if station is not None:
+            return station
+        claim = self._plan_claim(board, plan, opts)
+        if claim is not None:
+            return claim
+        if endgame:
+            claim = self._points_claim(board, plan, opts, min_length=1, keep_plan=False)
+            if claim is not None and not self._plan_close(board, plan):
+                return claim
+        if not plan.routes:
+            if (opts.draw_tickets is not None and not endgame
+                    and board.my_trains >= self.pieces * 0.25 and board.min_other_trains() >= self.pieces * 0.35):
+                return opts.draw_tickets
+            claim = self._points_claim(board, plan, opts, min_length=self.long_min, keep_plan=False)
+            if claim is not None:
+                return claim
+        return self._draw(board, plan, opts, first=True)
+
+    def _plan_close(self, board: Board, plan: Plan) -> bool:
+        """Whether a plan route is one draw away (then drawing beats claiming something else at the end)."""
+        return any(route_missing(self.ix, r, board.hand)[0] <= 2 for r in plan.routes)
+
+    def _plan_claim(self, board: Board, plan: Plan, opts: Options) -> Action | None:
+        """The longest plan route it can pay now (any open track of a plan link), with the cheapest cards."""
+        ix = self.ix
+        links = {ix.link[r] for r in plan.routes}
+        need, _ = colour_needs(ix, plan.routes, board.hand)
+        best: tuple[tuple[int, ...], ClaimOption] | None = None
+        for r, options in opts.claims.items():
+            if ix.link[r] not in links:
+                continue
+            option = self._cheapest(board, options, need)
+            if not self._tunnel_ok(board, option):
+                continue
+            key = (ix.length[r], -option.wilds, -r)
+            if best is None or key > best[0]:
+                best = (key, option)
+        return best[1].action if best else None
+
+    def _tunnel_ok(self, board: Board, option: ClaimOption) -> bool:
+        """Not a tunnel, or one with a spare card of its colour (or a wild) for the extra cards it may cost."""
+        ix = self.ix
+        if not ix.tunnel[option.route]:
+            return True
+        hand = board.hand
+        spare = hand[ix.wild] - option.wilds
+        if option.colour != ix.wild:
+            spare += hand[option.colour] - (ix.length[option.route] - option.wilds)
+        return spare >= 1
+
+    def _cheapest(self, board: Board, options: list[ClaimOption], need: list[int]) -> ClaimOption:
+        """Fewest wild cards, then the colour the rest of the plan needs least."""
+        hand = board.hand
+        wild = self.ix.wild
+
+        def key(o: ClaimOption) -> tuple[int, int, int]:
+            spare = hand[o.colour] - need[o.colour] if o.colour != wild else -99
+            return (o.wilds, -spare, o.colour)
+
+        return min(options, key=key)
+
+    def _points_claim(self, board: Board, plan: Plan, opts: Options, min_length: int,
+                      keep_plan: bool) -> Action | None:
+        """The claim worth the most points now (routes completing tickets count their tickets twice)."""
+        ix = self.ix
+        todo = plan.tickets
+        uf = network(board)
+        need, _ = colour_needs(ix, plan.routes, board.hand)
+        best: tuple[tuple[float, ...], ClaimOption] | None = None
+        for r, options in opts.claims.items():
+            if ix.length[r] < min_length:
+                continue
+            gain = float(ix.points[r]) + self._completion_gain(board, todo, uf, r)
+            if keep_plan and board.my_trains - ix.length[r] < plan.trains:
+                continue
+            option = self._cheapest(board, options, need)
+            if not board.final_round and not self._tunnel_ok(board, option):
+                continue
+            key = (gain, -option.wilds, -r)
+            if best is None or key > best[0]:
+                best = (key, option)
+        return best[1].action if best else None
+
+    def _completion_gain(self, board: Board, todo: list[int], uf: Any, r: int) -> float:
+        ix = self.ix
+        if not todo:
+            return 0.0
+        before = completed(board, todo, uf)
+        after_uf = uf.copy()
+        after_uf.union(ix.route_a[r], ix.route_b[r])
+        after = completed(board, todo, after_uf)
+        return float(sum(2 * ix.ticket_points[t] for t, a, b in zip(todo, before, after, strict=True) if b and not a))
+
+    def _last_turn(self, board: Board, plan: Plan, opts: Options) -> Action | None:
+        """The final round: the single action that scores most now."""
+        claim = self._points_claim(board, plan, opts, min_length=1, keep_plan=False)
+        station = self._station(board, plan, opts, force=True)
+        if station is not None:
+            return station
+        if claim is not None:
+            return claim
+        return opts.draw_deck or next(iter(opts.face_up.values()), None)
+
+    # ------------------------------------------------------------------ stations
+
+    def _station(self, board: Board, plan: Plan, opts: Options, force: bool = False) -> Action | None:
+        """A station that completes a ticket now (worth more than the 4 points an unbuilt station keeps)."""
+        if not opts.stations or not board.tickets:
+            return None
+        if not force and not plan.borrows and not plan.dropped:
+            return None
+        ix = self.ix
+        uf = network(board)
+        base, _ = station_completion(board, board.tickets)
+        candidates: set[int] = set()
+        for t in self._todo(board):
+            ca, cb = uf.find(ix.ticket_a[t]), uf.find(ix.ticket_b[t])
+            for r, o in enumerate(board.owner):
+                if o < 0 or o == board.seat:
+                    continue
+                x, y = uf.find(ix.route_a[r]), uf.find(ix.route_b[r])
+                if {x, y} == {ca, cb}:
+                    for city in (ix.route_a[r], ix.route_b[r]):
+                        if city in opts.stations:
+                            candidates.add(city)
+        best: tuple[float, int] | None = None
+        for city in sorted(candidates):
+            points, _ = station_completion(board, board.tickets, city)
+            gain = points - base - self.game_map.rules.unbuilt_station_points
+            if gain > 0 and (best is None or gain > best[0]):
+                best = (gain, city)
+        if best is None:
+            return None
+        need, _ = colour_needs(ix, plan.routes, board.hand)
+        return self._cheapest_station(board, opts.stations[best[1]], need).action
+
+    def _cheapest_station(self, board: Board, options: list[StationOption], need: list[int]) -> StationOption:
+        hand = board.hand
+        wild = self.ix.wild
+
+        def key(o: StationOption) -> tuple[int, int, int]:
+            spare = hand[o.colour] - need[o.colour] if o.colour != wild else -99
+            return (o.wilds, -spare, o.colour)
+
+        return min(options, key=key)
+
+    # ------------------------------------------------------------------ tunnels
+
+    def _tunnel(self, board: Board, opts: Options) -> Action | None:
+        """Pay the extra cards (fewest wilds) if the route is in the plan or cheap enough; else abandon."""
+        if not opts.pays:
+            return opts.abandon
+        ix = self.ix
+        r = board.tunnel_route
+        plan = self._current_plan(board)
+        matters = r >= 0 and (ix.link[r] in {ix.link[x] for x in plan.routes} or board.tunnel_extra <= 2
+                              or board.final_round)
+        if not matters:
+            return opts.abandon
+        return min(opts.pays, key=lambda p: p[0])[1]
+
+    # ------------------------------------------------------------------ drawing
+
+    def _draw(self, board: Board, plan: Plan, opts: Options, first: bool) -> Action | None:
+        """The face-up colour the plan needs most, a face-up wild when wilds are needed, else blind."""
+        ix = self.ix
+        hand = board.hand
+        routes = plan.routes or self._target_routes(board)
+        need, _ = colour_needs(ix, routes, hand)
+        deficit = [need[c] - hand[c] for c in range(ix.ncol + 1)]
+        best: tuple[int, int] | None = None
+        for card in opts.face_up:
+            if card != ix.wild and deficit[card] > 0 and (best is None or (deficit[card], -card) > best):
+                best = (deficit[card], -card)
+        if best is not None:
+            return opts.face_up[-best[1]]
+        total = sum(max(0, d) for d in deficit[: ix.ncol])
+        if first and ix.wild in opts.face_up and (deficit[ix.wild] > 0 or 0 < total <= 2):
+            return opts.face_up[ix.wild]
+        if opts.draw_deck is not None:
+            return opts.draw_deck
+        for card in sorted(opts.face_up):
+            if card != ix.wild:
+                return opts.face_up[card]
+        if opts.face_up:
+            return next(iter(opts.face_up.values()))
+        return None
+
+    def _target_routes(self, board: Board) -> list[int]:
+        """Without a plan: the long open route it is closest to paying for (to draw its colour)."""
+        ix = self.ix
+        best: tuple[float, int] | None = None
+        for r in ix.routes_by_length:
+            if not board.open[r] or ix.length[r] > board.my_trains or ix.length[r] < self.long_min:
+                continue
+            missing, _ = route_missing(ix, r, board.hand)
+            value = ix.points[r] / (1 + missing / 2)
+            if best is None or value > best[0]:
+                best = (value, r)
+        return [best[1]] if best else []

@@ -1,0 +1,156 @@
+"""What the four FDG 2017 agents share: the planning graph, fewest-route paths, colour choice, payment.
+
+Conventions of the original code kept here (see docs/bots.md):
+- the planning graph is every route still open to the seat, plus its own routes at cost 0;
+- paths are "fewest routes" (the original used networkx's unweighted shortest path; we break its ties,
+  which followed networkx's adjacency order, by total length);
+- payment: the original engine, not the agent, paid: as many cards of the named colour as possible,
+  topped up with locomotives. Here the agent picks that same card set (fewest locomotives);
+- tunnels were paid automatically when the hand could (colour first, then locomotives): here the agent
+  pays with the fewest locomotives, or abandons when it cannot pay;
+- there were no stations in the original engine: none of the four builds one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ttr.bots.base import BaseBot
+from ttr.bots.planning import (
+    INF,
+    Board,
+    ClaimOption,
+    MapIndex,
+    Options,
+    completed,
+    dijkstra,
+    map_index,
+    path_to,
+    route_costs,
+    sort_options,
+)
+from ttr.engine import Action
+from ttr.maps import GameMap
+
+HOP = 1000.0  # cost of one route in a "fewest routes" path; the route's length breaks ties
+
+
+class PaperBot(BaseBot):
+    """Dispatch shared by the four agents: ticket choice, tunnel payment, second card, turn, fallback."""
+
+    name = "paper"
+
+    def __init__(self, game_map: GameMap, seat: int, seed: int) -> None:
+        super().__init__(game_map, seat, seed)
+        self.ix: MapIndex = map_index(game_map)
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        """Route the decision to the agent's ticket choice, tunnel payment, card draw or turn."""
+        if len(legal) == 1:
+            return legal[0]
+        board = Board.from_view(self.ix, view)
+        opts = sort_options(self.ix, legal)
+        if opts.keeps:
+            return self.keep_tickets(board, opts)
+        if opts.pays or opts.abandon:
+            return pay_or_abandon(opts) or legal[0]
+        if board.phase == "second_card":
+            return self.second_card(board, opts) or self.random_move(legal, opts)
+        return self.turn(board, opts) or self.random_move(legal, opts)
+
+    # -- for the agents to define
+
+    def keep_tickets(self, board: Board, opts: Options) -> Action:
+        """The ticket choice (setup or after drawing tickets)."""
+        return opts.keeps[0][1]
+
+    def turn(self, board: Board, opts: Options) -> Action | None:
+        """The first action of a turn; None falls back to a random move."""
+        return None
+
+    def second_card(self, board: Board, opts: Options) -> Action | None:
+        """The second card of a draw; None falls back to a random move (a blind draw when possible)."""
+        return opts.draw_deck
+
+    # -- shared
+
+    def random_move(self, legal: list[Action], opts: Options) -> Action:
+        """The original's last resort: a random draw if there is one, else any random legal move."""
+        draws = ([opts.draw_deck] if opts.draw_deck else []) + list(opts.face_up.values())
+        pool = draws or legal
+        return pool[self.rng.randrange(len(pool))]
+
+
+def pay_or_abandon(opts: Options) -> Action | None:
+    """Pay a tunnel's extra cards with the fewest wild cards when possible, else abandon (as the original
+    engine did automatically)."""
+    if opts.pays:
+        return min(opts.pays, key=lambda p: p[0])[1]
+    return opts.abandon
+
+
+def hop_costs(board: Board, min_length: int = 0) -> list[float]:
+    """Costs for fewest-route paths over the routes open to the seat (own routes free)."""
+    base = route_costs(board, min_length=min_length)
+    return [c if c in (0.0, INF) else HOP + c for c in base]
+
+
+def hop_path(board: Board, costs: list[float], a: int, b: int) -> list[int] | None:
+    """The routes of a fewest-route path from a to b, in order from a; None if there is none."""
+    dist, prev = dijkstra(board.ix, costs, a, b)
+    if dist[b] == INF:
+        return None
+    return path_to(board.ix, prev, a, b)[::-1]
+
+
+def path_trains(board: Board, path: list[int]) -> int:
+    """Trains still needed on a path (routes the seat does not own)."""
+    return sum(board.ix.length[r] for r in path if board.owner[r] != board.seat)
+
+
+def incomplete(board: Board) -> list[int]:
+    """The seat's tickets its own routes do not join yet."""
+    done = completed(board, board.tickets)
+    return [t for t, ok in zip(board.tickets, done, strict=True) if not ok]
+
+
+def most_held_colour(ix: MapIndex, hand: list[int], colours: list[int] | None = None) -> int:
+    """The colour (not wild) the hand holds most of among `colours` (all by default); ties: map order."""
+    pool = colours if colours else list(range(ix.ncol))
+    return max(pool, key=lambda c: (hand[c], -c))
+
+
+def link_colours(board: Board, link: int) -> tuple[list[int], bool]:
+    """The colours of the open tracks of a link, and whether one of them is gray."""
+    ix = board.ix
+    tracks = [r for r in ix.link_routes[link] if board.open[r]]
+    return [ix.colour[r] for r in tracks if ix.colour[r] >= 0], any(ix.colour[r] < 0 for r in tracks)
+
+
+def target_colour(board: Board, link: int) -> int:
+    """The colour to collect for a link: the most-held colour (any, if a track is gray, else of its tracks)."""
+    colours, gray = link_colours(board, link)
+    return most_held_colour(board.ix, board.hand, None if gray or not colours else colours)
+
+
+def claim_link(opts: Options, ix: MapIndex, link: int, colour: int | None) -> ClaimOption | None:
+    """A claim of any track of `link`, paid in `colour` if given (else any colour), fewest wild cards."""
+    best: ClaimOption | None = None
+    for r in ix.link_routes[link]:
+        for option in opts.claims.get(r, ()):
+            if colour is not None and option.colour not in (colour, ix.wild):
+                continue
+            if colour is not None and option.colour == ix.wild and ix.colour[r] >= 0 and ix.colour[r] != colour:
+                continue
+            if best is None or option.wilds < best.wilds:
+                best = option
+    return best
+
+
+def draw_colour(opts: Options, ix: MapIndex, colour: int, first: bool, wild_fallback: bool) -> Action | None:
+    """`colour` face up if shown; else (first card only, if allowed) a face-up wild; else blind."""
+    if colour in opts.face_up and colour != ix.wild:
+        return opts.face_up[colour]
+    if first and wild_fallback and ix.wild in opts.face_up:
+        return opts.face_up[ix.wild]
+    return opts.draw_deck

@@ -1,0 +1,575 @@
+"""Planning helpers for bots, built only from a seat's view and the map.
+
+- `MapIndex` (once per map, cached): routes, links (city pairs), adjacency and tickets as flat int lists.
+- `Board` (once per decision): the view read into indexes: owners, the routes still open to this seat,
+  the hand, trains, stations, the tickets held or offered.
+- `Options`: the legal actions sorted by kind, with card sets decoded.
+- Paths: `dijkstra`, `route_costs` (own routes free, routes closed to the seat unusable, optionally
+  other seats' routes at a price when a station could borrow them), `plan_tickets` (a greedy Steiner
+  tree joining the tickets' cities), `UnionFind` and ticket completion (`network`, `completed`,
+  `station_completion`), card needs per colour (`colour_needs`, `cards_missing`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ttr.engine import Action
+from ttr.maps import GameMap
+
+INF = float("inf")
+
+
+@dataclass(frozen=True, slots=True)
+class MapIndex:
+    """A map as flat int tables for fast planning (cities, cards, routes, tickets are indexes)."""
+
+    game_map: GameMap
+    ncity: int
+    ncol: int
+    wild: int
+    route_a: tuple[int, ...]
+    route_b: tuple[int, ...]
+    length: tuple[int, ...]
+    colour: tuple[int, ...]  # card index, -1 for gray
+    ferry: tuple[int, ...]
+    tunnel: tuple[bool, ...]
+    twin: tuple[int, ...]
+    points: tuple[int, ...]
+    link: tuple[int, ...]  # route -> link (the city pair it joins)
+    link_routes: tuple[tuple[int, ...], ...]
+    adj: tuple[tuple[tuple[int, int], ...], ...]  # city -> ((route, other city), ...)
+    ticket_a: tuple[int, ...]
+    ticket_b: tuple[int, ...]
+    ticket_points: tuple[int, ...]
+    ticket_long: tuple[bool, ...]
+    routes_by_length: tuple[int, ...]  # longest first, then map order
+    parsed: dict[Action, tuple[int, int, int, int]] = field(default_factory=dict, compare=False)  # see sort_options
+
+    def route_name(self, r: int) -> str:
+        """The record name of route `r`."""
+        return self.game_map.routes[r].name
+
+    def ticket_name(self, t: int) -> str:
+        """The record name of ticket `t`."""
+        return self.game_map.tickets[t].name
+
+
+_INDEXES: dict[int, MapIndex] = {}
+
+
+def map_index(game_map: GameMap) -> MapIndex:
+    """The (cached) `MapIndex` of a map."""
+    found = _INDEXES.get(id(game_map))
+    if found is not None and found.game_map is game_map:
+        return found
+    m = game_map
+    city = m.city_index
+    colours = {c: i for i, c in enumerate(m.colors)}
+    links: dict[frozenset[int], int] = {}
+    link_of: list[int] = []
+    link_routes: list[list[int]] = []
+    adj: list[list[tuple[int, int]]] = [[] for _ in m.cities]
+    for r in m.routes:
+        a, b = city[r.a], city[r.b]
+        key = frozenset((a, b))
+        if key not in links:
+            links[key] = len(link_routes)
+            link_routes.append([])
+        link_of.append(links[key])
+        link_routes[links[key]].append(r.index)
+        adj[a].append((r.index, b))
+        adj[b].append((r.index, a))
+    lengths = tuple(r.length for r in m.routes)
+    ix = MapIndex(
+        game_map=m, ncity=len(m.cities), ncol=len(m.colors), wild=len(m.colors),
+        route_a=tuple(city[r.a] for r in m.routes), route_b=tuple(city[r.b] for r in m.routes),
+        length=lengths, colour=tuple(colours.get(r.color, -1) for r in m.routes),
+        ferry=tuple(r.ferry_locomotives for r in m.routes),
+        tunnel=tuple(r.tunnel and m.rules.tunnel_reveal > 0 for r in m.routes),
+        twin=tuple(r.twin for r in m.routes),
+        points=tuple(m.rules.route_points.get(r.length, 0) for r in m.routes),
+        link=tuple(link_of), link_routes=tuple(tuple(x) for x in link_routes),
+        adj=tuple(tuple(x) for x in adj),
+        ticket_a=tuple(city[t.a] for t in m.tickets), ticket_b=tuple(city[t.b] for t in m.tickets),
+        ticket_points=tuple(t.points for t in m.tickets), ticket_long=tuple(t.long for t in m.tickets),
+        routes_by_length=tuple(sorted(range(len(m.routes)), key=lambda r: (-lengths[r], r))),
+    )
+    _INDEXES[id(game_map)] = ix
+    return ix
+
+
+@dataclass(slots=True)
+class Board:
+    """A seat's view read into indexes (see `Board.from_view`)."""
+
+    ix: MapIndex
+    seat: int
+    n: int
+    phase: str
+    owner: list[int]  # route -> seat, -1 if free
+    open: list[bool]  # route claimable by this seat one day: free and not closed to it (E-DOUBLE-1/2)
+    hand: list[int]
+    trains: list[int]
+    stations_left: list[int]
+    station_at: list[int]  # city -> seat, -1 if none
+    scores: list[int]
+    tickets: list[int]
+    offered: list[int]
+    face_up: list[int]  # card index per slot, -1 for an empty slot
+    ticket_deck_size: int
+    deck_size: int
+    discard_size: int
+    tunnel_route: int = -1
+    tunnel_extra: int = 0
+    final_round: bool = False  # some seat has reached the end trigger: everyone has one turn left
+    signature: tuple[int, ...] = field(default=())
+
+    @classmethod
+    def from_view(cls, ix: MapIndex, view: dict[str, Any]) -> Board:
+        """Read a seat view (`ttr.engine.views.seat_view`)."""
+        m = ix.game_map
+        seat = int(view["seat"])
+        players = view["players"]
+        n = len(players)
+        owner = [-1] * len(ix.length)
+        station_at = [-1] * ix.ncity
+        for p, entry in enumerate(players):
+            for name in entry["routes"]:
+                owner[m.route_index[name]] = p
+            for name in entry["station_cities"]:
+                station_at[m.city_index[name]] = p
+        small = n <= m.rules.double_routes_single_use_max_players
+        twin = ix.twin
+        is_open = []
+        for r, o in enumerate(owner):
+            t = twin[r]
+            closed = o >= 0 or (t >= 0 and owner[t] >= 0 and (small or owner[t] == seat))
+            is_open.append(not closed)
+        me = players[seat]
+        hand = [0] * (ix.ncol + 1)
+        for name, count in me.get("hand", {}).items():
+            hand[m.card_index[name]] += count
+        turn = view.get("turn") or {}
+        tunnel_route = -1
+        if turn.get("tunnel_route"):
+            tunnel_route = m.route_index[turn["tunnel_route"]]
+        trains = [int(p["trains"]) for p in players]
+        return cls(
+            ix=ix, seat=seat, n=n, phase=str(turn.get("phase", "game_over")), owner=owner, open=is_open,
+            hand=hand, trains=trains, stations_left=[int(p["stations"]) for p in players],
+            station_at=station_at, scores=[int(p["score"]) for p in players],
+            tickets=[m.ticket_index[t] for t in me.get("tickets", [])],
+            offered=[m.ticket_index[t] for t in turn.get("tickets_offered", [])],
+            face_up=[m.card_index[c] if c is not None else -1 for c in view["face_up"]],
+            ticket_deck_size=int(view["ticket_deck_size"]), deck_size=int(view["deck_size"]),
+            discard_size=int(view["discard_size"]), tunnel_route=tunnel_route,
+            tunnel_extra=int(turn.get("tunnel_extra", 0)),
+            final_round=min(trains) <= m.rules.end_trigger_pieces,
+            signature=(*owner, *station_at),
+        )
+
+    @property
+    def my_trains(self) -> int:
+        """Trains (pieces) this seat has left."""
+        return self.trains[self.seat]
+
+    @property
+    def my_stations(self) -> int:
+        """Stations this seat has not built yet."""
+        return self.stations_left[self.seat]
+
+    def min_other_trains(self) -> int:
+        """The fewest trains any other seat has left."""
+        return min((t for p, t in enumerate(self.trains) if p != self.seat), default=self.my_trains)
+
+
+# ---------------------------------------------------------------------- legal actions, sorted
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimOption:
+    """A legal claim: the route, the colour paid (the wild card index when all wild) and the wilds in it."""
+
+    action: Action
+    route: int
+    colour: int
+    wilds: int
+
+
+@dataclass(frozen=True, slots=True)
+class StationOption:
+    """A legal station: the city, the colour paid (wild index when all wild) and the wilds in it."""
+
+    action: Action
+    city: int
+    colour: int
+    wilds: int
+
+
+@dataclass(slots=True)
+class Options:
+    """The legal actions sorted by kind (see `sort_options`)."""
+
+    claims: dict[int, list[ClaimOption]] = field(default_factory=dict)  # route -> its card sets
+    stations: dict[int, list[StationOption]] = field(default_factory=dict)  # city -> card sets
+    draw_deck: Action | None = None
+    face_up: dict[int, Action] = field(default_factory=dict)  # card index -> draw it face up
+    draw_tickets: Action | None = None
+    keeps: list[tuple[tuple[int, ...], Action]] = field(default_factory=list)  # kept ticket ids
+    pays: list[tuple[int, Action]] = field(default_factory=list)  # (wilds used, action)
+    abandon: Action | None = None
+    pass_: Action | None = None
+
+
+def _split(ix: MapIndex, cards: tuple[tuple[str, int], ...]) -> tuple[int, int]:
+    """(colour, wilds) of a one-colour-plus-wilds card set; colour is the wild index when all wild."""
+    card_index = ix.game_map.card_index
+    colour, wilds = ix.wild, 0
+    for name, count in cards:
+        c = card_index[name]
+        if c == ix.wild:
+            wilds += count
+        else:
+            colour = c
+    return colour, wilds
+
+
+_CLAIM, _STATION, _DECK, _FACE, _KEEP, _PAY, _TICKETS, _ABANDON, _PASS = range(9)
+
+
+def _parse(ix: MapIndex, action: Action) -> tuple[int, int, int, int]:
+    """(kind code, route/city/card, colour, wilds) of a legal action; cached per map for static actions."""
+    m = ix.game_map
+    kind = action.kind
+    if kind == "claim_route":
+        return (_CLAIM, m.route_index[action.route or ""], *_split(ix, action.cards))
+    if kind == "draw_card":
+        if action.source == "deck":
+            return (_DECK, 0, 0, 0)
+        return (_FACE, m.card_index[action.card or ""], 0, 0)
+    if kind == "build_station":
+        return (_STATION, m.city_index[action.city or ""], *_split(ix, action.cards))
+    if kind == "keep_tickets":
+        return (_KEEP, 0, 0, 0)
+    if kind == "pay_tunnel":
+        return (_PAY, 0, 0, _split(ix, action.cards)[1])
+    if kind == "draw_tickets":
+        return (_TICKETS, 0, 0, 0)
+    if kind == "abandon_tunnel":
+        return (_ABANDON, 0, 0, 0)
+    return (_PASS, 0, 0, 0)
+
+
+def sort_options(ix: MapIndex, legal: list[Action]) -> Options:
+    """Decode the legal actions once: claims per route, stations per city, draws, ticket keeps, payments."""
+    opts = Options()
+    cache = ix.parsed
+    for action in legal:
+        parsed = cache.get(action)
+        if parsed is None:
+            parsed = _parse(ix, action)
+            if parsed[0] not in (_KEEP, _PAY):
+                cache[action] = parsed
+        code, what, colour, wilds = parsed
+        if code == _CLAIM:
+            opts.claims.setdefault(what, []).append(ClaimOption(action, what, colour, wilds))
+        elif code == _FACE:
+            opts.face_up[what] = action
+        elif code == _DECK:
+            opts.draw_deck = action
+        elif code == _STATION:
+            opts.stations.setdefault(what, []).append(StationOption(action, what, colour, wilds))
+        elif code == _KEEP:
+            opts.keeps.append((tuple(ix.game_map.ticket_index[t] for t in action.tickets), action))
+        elif code == _PAY:
+            opts.pays.append((wilds, action))
+        elif code == _TICKETS:
+            opts.draw_tickets = action
+        elif code == _ABANDON:
+            opts.abandon = action
+        else:
+            opts.pass_ = action
+    return opts
+
+
+# ---------------------------------------------------------------------- networks and tickets
+
+
+class UnionFind:
+    """Disjoint sets over cities."""
+
+    __slots__ = ("parent",)
+
+    def __init__(self, n: int) -> None:
+        self.parent = list(range(n))
+
+    def find(self, x: int) -> int:
+        """The representative of x's set."""
+        parent = self.parent
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(self, a: int, b: int) -> None:
+        """Join the sets of a and b."""
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[ra] = rb
+
+    def copy(self) -> UnionFind:
+        """An independent copy."""
+        uf = UnionFind(0)
+        uf.parent = self.parent[:]
+        return uf
+
+
+def network(board: Board, seat: int | None = None, extra: tuple[int, ...] = ()) -> UnionFind:
+    """The cities joined by `seat`'s own routes (default: this seat), plus the routes in `extra`."""
+    ix = board.ix
+    who = board.seat if seat is None else seat
+    uf = UnionFind(ix.ncity)
+    for r, o in enumerate(board.owner):
+        if o == who:
+            uf.union(ix.route_a[r], ix.route_b[r])
+    for r in extra:
+        uf.union(ix.route_a[r], ix.route_b[r])
+    return uf
+
+
+def completed(board: Board, tickets: list[int], uf: UnionFind | None = None) -> list[bool]:
+    """Per ticket: are its cities joined by the seat's own routes (stations not counted)?"""
+    ix = board.ix
+    uf = uf or network(board)
+    return [uf.find(ix.ticket_a[t]) == uf.find(ix.ticket_b[t]) for t in tickets]
+
+
+def borrowable(board: Board, city: int) -> list[int]:
+    """Other seats' routes a station of this seat in `city` could borrow (E-STAT-5)."""
+    seat = board.seat
+    return [r for r, _ in board.ix.adj[city] if board.owner[r] >= 0 and board.owner[r] != seat]
+
+
+def station_completion(board: Board, tickets: list[int], extra_city: int = -1) -> tuple[int, list[bool]]:
+    """The best ticket result with the seat's stations (plus one more in `extra_city`, if given).
+
+    Returns (ticket points: completed minus failed, completion per ticket), trying every choice of
+    borrowed route per station as final scoring does (E-STAT-5).
+    """
+    ix = board.ix
+    cities = [c for c, o in enumerate(board.station_at) if o == board.seat]
+    if extra_city >= 0:
+        cities.append(extra_city)
+    base = network(board)
+    choices = [[-1, *borrowable(board, c)] for c in cities]
+    best_points = -INF
+    best: list[bool] = []
+    for combo in itertools.product(*choices):
+        uf = base.copy()
+        for r in combo:
+            if r >= 0:
+                uf.union(ix.route_a[r], ix.route_b[r])
+        done = completed(board, tickets, uf)
+        points = sum(ix.ticket_points[t] if ok else -ix.ticket_points[t] for t, ok in zip(tickets, done, strict=True))
+        if points > best_points:
+            best_points, best = points, done
+    return int(best_points), best
+
+
+# ---------------------------------------------------------------------- paths
+
+
+def route_costs(
+    board: Board,
+    overhead: float = 0.0,
+    tunnel_penalty: float = 0.0,
+    ferry_penalty: float = 0.0,
+    min_length: int = 0,
+    borrow_cost: float | None = None,
+) -> list[float]:
+    """A cost per route for path finding: 0 for the seat's own routes, `length + penalties` for the open
+    routes it has the trains for (and at least `min_length` long), `borrow_cost` for other seats' routes a
+    station could still borrow (a city at either end free of stations, stations left), else `INF`."""
+    ix = board.ix
+    seat = board.seat
+    trains = board.my_trains
+    can_borrow = borrow_cost is not None and board.my_stations > 0
+    borrow = INF if borrow_cost is None else float(borrow_cost)
+    costs = []
+    for r, o in enumerate(board.owner):
+        if o == seat:
+            costs.append(0.0)
+        elif board.open[r]:
+            length = ix.length[r]
+            if length > trains or length < min_length:
+                costs.append(INF)
+            else:
+                c = length + overhead + ferry_penalty * ix.ferry[r]
+                if ix.tunnel[r]:
+                    c += tunnel_penalty
+                costs.append(c)
+        elif can_borrow and o >= 0 and (board.station_at[ix.route_a[r]] < 0 or board.station_at[ix.route_b[r]] < 0):
+            costs.append(borrow)
+        else:
+            costs.append(INF)
+    return costs
+
+
+def dijkstra(ix: MapIndex, costs: list[float], source: int | Sequence[int],
+             target: int = -1) -> tuple[list[float], list[int]]:
+    """Shortest distances from `source` (a city, or several cities at distance 0) over routes of finite
+    cost, and the route into each city on the way (-1 for none); stops early once `target` is settled."""
+    dist = [INF] * ix.ncity
+    prev = [-1] * ix.ncity
+    sources = [source] if isinstance(source, int) else list(source)
+    for s in sources:
+        dist[s] = 0.0
+    heap: list[tuple[float, int]] = [(0.0, s) for s in sources]
+    adj = ix.adj
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        d, u = pop(heap)
+        if d > dist[u]:
+            continue
+        if u == target:
+            break
+        for r, v in adj[u]:
+            nd = d + costs[r]
+            if nd < dist[v]:
+                dist[v] = nd
+                prev[v] = r
+                push(heap, (nd, v))
+    return dist, prev
+
+
+def path_to(ix: MapIndex, prev: list[int], source: int, target: int) -> list[int]:
+    """The routes of the path `dijkstra` found from `source` (-1: any of its sources) to `target`, target first."""
+    out = []
+    city = target
+    while city != source:
+        r = prev[city]
+        if r < 0 and source < 0:
+            break
+        if r < 0:
+            return []
+        out.append(r)
+        city = ix.route_b[r] if ix.route_a[r] == city else ix.route_a[r]
+    return out
+
+
+def shortest_path(ix: MapIndex, costs: list[float], a: int, b: int) -> tuple[float, list[int]]:
+    """(cost, routes) of a cheapest path from a to b; (INF, []) if there is none."""
+    dist, prev = dijkstra(ix, costs, a, b)
+    if dist[b] == INF:
+        return INF, []
+    return dist[b], path_to(ix, prev, a, b)
+
+
+@dataclass(slots=True)
+class Plan:
+    """Routes to claim (and other seats' routes to borrow) so that `tickets` are all connected."""
+
+    tickets: list[int] = field(default_factory=list)
+    dropped: list[int] = field(default_factory=list)  # tickets no path can connect any more
+    routes: list[int] = field(default_factory=list)
+    borrows: list[int] = field(default_factory=list)
+    trains: int = 0
+    points: int = 0
+    cost: float = 0.0
+
+
+def plan_tickets(board: Board, tickets: list[int], costs: list[float]) -> Plan:
+    """A greedy Steiner tree: connect the cheapest ticket first, make its routes free, repeat.
+
+    Tickets already complete cost nothing; tickets with no path end in `dropped`.
+    """
+    ix = board.ix
+    costs = costs[:]
+    plan = Plan()
+    remaining = list(tickets)
+    while remaining:
+        best: tuple[float, int, int, list[int]] | None = None  # (cost, -points, ticket, path)
+        for t in remaining:
+            d, path = shortest_path(ix, costs, ix.ticket_a[t], ix.ticket_b[t])
+            if d == INF:
+                continue
+            key = (d, -ix.ticket_points[t], t, path)
+            if best is None or key[:3] < best[:3]:
+                best = key
+        if best is None:
+            plan.dropped.extend(remaining)
+            break
+        d, _, t, path = best
+        plan.cost += d
+        for r in path:
+            if costs[r] > 0:
+                costs[r] = 0.0
+                if board.owner[r] < 0:
+                    plan.routes.append(r)
+                    plan.trains += ix.length[r]
+                    plan.points += ix.points[r]
+                else:
+                    plan.borrows.append(r)
+        plan.tickets.append(t)
+        remaining.remove(t)
+    return plan
+
+
+# ---------------------------------------------------------------------- cards
+
+
+def colour_needs(ix: MapIndex, routes: list[int], hand: list[int]) -> tuple[list[int], dict[int, int]]:
+    """Cards needed per card type (wild last) to claim all of `routes`, and the colour chosen for each
+    gray route (the colour the hand holds most spare of after the coloured routes; longest gray first).
+    Ferry locomotives count as wild cards needed."""
+    need = [0] * (ix.ncol + 1)
+    gray = []
+    for r in routes:
+        c = ix.colour[r]
+        need[ix.wild] += ix.ferry[r]
+        if c >= 0:
+            need[c] += ix.length[r]
+        else:
+            gray.append(r)
+    chosen: dict[int, int] = {}
+    for r in sorted(gray, key=lambda r: (-ix.length[r], r)):
+        body = ix.length[r] - ix.ferry[r]
+        if body <= 0:
+            chosen[r] = ix.wild
+            continue
+        best = max(range(ix.ncol), key=lambda c: (hand[c] - need[c], -c))
+        need[best] += body
+        chosen[r] = best
+    return need, chosen
+
+
+def cards_missing(ix: MapIndex, routes: list[int], hand: list[int]) -> int:
+    """How many more cards the hand needs to claim all of `routes` (wild cards cover any shortfall)."""
+    need, _ = colour_needs(ix, routes, hand)
+    short = sum(max(0, need[c] - hand[c]) for c in range(ix.ncol))
+    wild_need = need[ix.wild]
+    spare_wild = hand[ix.wild] - wild_need
+    if spare_wild < 0:
+        return short - spare_wild
+    return max(0, short - spare_wild)
+
+
+def route_missing(ix: MapIndex, r: int, hand: list[int]) -> tuple[int, int]:
+    """(cards still missing to claim route r alone, the best colour to pay it with)."""
+    length, ferry, c = ix.length[r], ix.ferry[r], ix.colour[r]
+    wild = hand[ix.wild]
+    if wild < ferry:
+        extra_wild = ferry - wild
+        wild = 0
+    else:
+        extra_wild = 0
+        wild -= ferry
+    body = length - ferry
+    if c < 0:
+        c = max(range(ix.ncol), key=lambda k: (hand[k], -k))
+    return extra_wild + max(0, body - hand[c] - wild), c
