@@ -537,9 +537,10 @@ class Game:
         twin = route.twin
         if twin >= 0 and self.owner[twin] >= 0:
             if self.owner[twin] == p:
-                return ("E-DOUBLE-1", f"you hold the other track of {route.name}; one player may not claim both")
+                rule = "N-DOUBLE-1" if self.map.rule_ids == "N" else "E-DOUBLE-1"
+                return (rule, f"you hold the other track of {route.name}; one player may not claim both")
             if self._small_game:
-                rule = "E-DOUBLE-2" if self.map.rules.stations else "N-DOUBLE-1"
+                rule = "N-DOUBLE-1" if self.map.rule_ids == "N" else "E-DOUBLE-2"
                 return (rule, f"the other track of {route.name} is taken; with {self.n} players only one track "
                         "of a double route is used")
         if route.length > self.trains[p]:

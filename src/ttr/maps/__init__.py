@@ -29,12 +29,15 @@ def load_map(name_or_path: str) -> GameMap:
     if name_or_path in BUILTIN_MAPS:
         return _load_builtin(name_or_path)
     path = Path(name_or_path)
-    if not path.suffix and not path.exists():
-        raise MapError(f"unknown map {name_or_path!r}: give one of {', '.join(BUILTIN_MAPS)} or a map file path")
     try:
+        if not path.suffix and not path.exists():
+            raise MapError(f"unknown map {name_or_path!r}: give one of {', '.join(BUILTIN_MAPS)} or a map file path")
         text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise MapError(f"cannot read map file {name_or_path}: {exc.strerror or exc}") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path, or not UTF-8
+        if isinstance(exc, MapError):
+            raise
+        reason = getattr(exc, "strerror", None) or exc
+        raise MapError(f"cannot read map file {name_or_path!r}: {reason}") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

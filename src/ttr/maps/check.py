@@ -16,8 +16,9 @@ from ttr.maps.model import MAP_FORMAT, TIEBREAKS
 
 GRAY = "gray"
 
-TOP_KEYS = ("format", "name", "title", "cards", "rules", "cities", "tourist_attractions", "routes", "tickets",
-            "spelling_variants")
+TOP_KEYS = ("format", "name", "title", "rule_ids", "cards", "rules", "cities", "tourist_attractions", "routes",
+            "tickets", "spelling_variants")
+MAX_OFFER = 8  # tickets on offer at once: each subset is an action, so 2**8 choices at most
 CARD_KEYS = ("colors", "per_color", "wild", "wild_count")
 CITY_KEYS = ("name", "lat", "lon")
 ROUTE_KEYS = ("a", "b", "length", "color", "tunnel", "ferry_locomotives")
@@ -174,6 +175,8 @@ class _Checker:
         if name == "":
             self.add("name", "must not be empty")
         self.get(data, "title", "", "str", required=False)
+        if data.get("rule_ids", "E") not in ("E", "N"):
+            self.add("rule_ids", "expected 'E' (rule IDs of docs/rules.md's Europe part) or 'N' (New York)")
         self.check_cards(data)
         self.check_rules(data)
         self.check_cities(data)
@@ -262,6 +265,8 @@ class _Checker:
                 self.add(path, "deals no tickets at setup: set long or regular above 0")
             elif keep_min is not None and keep_min > long + regular:
                 self.add(f"{path}.keep_min", f"keep_min {keep_min} is more than the {long + regular} tickets dealt")
+            if long + regular > MAX_OFFER:
+                self.add(path, f"deals {long + regular} tickets to choose from: at most {MAX_OFFER}")
         self.rules["setup_long"] = long
         self.rules["setup_regular"] = regular
 
@@ -275,6 +280,8 @@ class _Checker:
         keep_min = self.get_int(draw, "keep_min", path, 0)
         if count is not None and keep_min is not None and keep_min > count:
             self.add(f"{path}.keep_min", f"keep_min {keep_min} is more than the {count} tickets drawn")
+        if count is not None and count > MAX_OFFER:
+            self.add(f"{path}.draw", f"draws {count} tickets to choose from: at most {MAX_OFFER}")
         self.rules["draw"] = count
 
     def check_route_points(self, rules: dict[str, Any]) -> None:

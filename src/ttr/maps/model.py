@@ -107,6 +107,7 @@ class GameMap:
     rules: Rules
     spelling_variants: dict[str, list[str]]
     source: dict[str, Any] = field(repr=False, compare=False)
+    rule_ids: str = "E"  # which part of docs/rules.md names this map's rules in messages: "E" or "N"
     origin: str = field(default="", compare=False)  # how it was loaded: a shipped name or a file path
     engine_cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     city_index: dict[str, int] = field(init=False, repr=False, compare=False)
@@ -324,6 +325,7 @@ def parse_map(data: Any, where: str = "map") -> GameMap:
         name=name, title=title, colors=tuple(colors), wild_name=wild_name, per_color=per_color,
         wild_count=wild_count, cities=tuple(cities), routes=tuple(routes), tickets=tuple(tickets),
         tourist_attractions=tuple(attractions), rules=rules, spelling_variants=variants, source=data,
+        rule_ids=data.get("rule_ids", "E"),
     )
 
 
