@@ -29,7 +29,7 @@ import os
 import pickle
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 from helpers import card_total
 from ttr.engine import Game, full_state, public_view, seat_view
 from ttr.engine import actions as A
-from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, OVER, TUNNEL
+from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, OVER, TUNNEL
 from ttr.engine.rng import Rng
 from ttr.errors import IllegalActionError
 from ttr.maps import GameMap, load_map
@@ -146,22 +146,27 @@ class Before:
     deck: list[int]
     discard: list[int]
     face_up: list[int]
-    hand: list[int]
+    hands: list[list[int]]
     current: int
+    phase: int
     reshuffles: int
+    tunnel: tuple[int, int, int, list[int]]  # route, colour, wilds played, revealed
 
     @classmethod
     def of(cls, game: Game) -> Before:
         """Take it from `game`."""
-        return cls(game.deck[:], game.discard[:], game.face_up[:], game.hands[game.current][:], game.current,
-                   len(game.reshuffles))
+        return cls(game.deck[:], game.discard[:], game.face_up[:], [h[:] for h in game.hands], game.current,
+                   game.phase, len(game.reshuffles), (game.t_route, game.t_color, game.t_wild, game.t_revealed[:]))
 
 
 class CardFlow:
-    """Where drawn cards come from (E-DRAW-2, -6, -7), worked out independently of the engine's code.
+    """Where every card goes in a step, worked out from the rules independently of the engine's code.
 
-    A reshuffle takes the order the engine recorded (top first), after checking that it holds exactly
-    the discard pile and happens only when a card must be taken from an empty deck.
+    Draws take the top card (E-DRAW-1, -2), a reshuffle happens only when a card must be taken from an
+    empty deck (E-DRAW-7) and takes the order the engine recorded (top first) after checking it holds
+    exactly the discard pile; 3+ face-up wilds reset the row up to the limit (E-DRAW-6); a tunnel
+    reveals the top cards and asks for the matching extra cards (E-TUN-2, -3, -5, -6); played cards
+    go to the discard pile; a slot left empty is filled at the end of a turn once cards are back.
     """
 
     def __init__(self, game: Game, deck: list[int], discard: list[int], face: list[int], used: int) -> None:
@@ -172,6 +177,7 @@ class CardFlow:
         self.face = face
         self.orders = game.reshuffles
         self.used = used
+        self.row_hit: bool | None = None  # the last row check of the step: None if there was none
 
     def take(self) -> int:
         """The top card, reshuffling the discard pile first if the deck is empty; -1 if none."""
@@ -186,15 +192,21 @@ class CardFlow:
             self.deck = order[::-1]
         return self.deck.pop()
 
-    def check_row(self) -> bool:
-        """Reset the row while it holds too many wilds; True if the reset limit was hit."""
+    def check_row(self) -> None:
+        """Reset the row while it holds too many wilds; remember whether the reset limit was hit."""
         resets = 0
         limit, most = self.rules.face_up_wild_limit, self.rules.face_up_max_resets
         while self.face.count(self.wild) >= limit and resets < most:
             self.discard.extend(c for c in self.face if c >= 0)
             self.face = [self.take() for _ in self.face]
             resets += 1
-        return resets == most
+        self.row_hit = resets == most
+
+    def end_turn(self) -> None:
+        """Fill empty slots once cards are back."""
+        if -1 in self.face and (self.deck or self.discard):
+            self.face = [c if c >= 0 else self.take() for c in self.face]
+            self.check_row()
 
 
 def check_deal(game: Game) -> None:
@@ -205,61 +217,71 @@ def check_deal(game: Game) -> None:
         for _ in range(game.map.rules.starting_hand):
             hand[flow.take()] += 1
     flow.face = [flow.take() for _ in range(game.map.rules.face_up)]
-    hit = flow.check_row()
+    flow.check_row()
     assert hands == game.hands, "setup: the hands are not the top cards dealt in seat order"
     assert (game.face_up, game.deck, game.discard) == (flow.face, flow.deck, flow.discard), "setup: the row"
     if game.face_up.count(game.wild) >= game.map.rules.face_up_wild_limit:
-        assert hit, "3+ wilds face up although the reset limit was not reached"
+        assert flow.row_hit, "3+ wilds face up although the reset limit was not reached"
 
 
 def check_card_flow(before: Before, aid: int, game: Game) -> None:
-    """After a draw, the row, deck and discard are what the rules make them; other steps leave the row alone."""
-    kind = game.cat.kind[aid]
-    if kind not in (A.DRAW_FACE_UP, A.DRAW_DECK):
-        assert game.face_up == before.face_up, "the row changed without a face-up draw"
-        return  # claims, tunnels and tickets move cards in ways the totals check
+    """The deck, discard pile, row and hands after a step are what the rules make them."""
+    cat = game.cat
+    kind = cat.kind[aid]
+    wild = game.wild
     flow = CardFlow(game, before.deck[:], before.discard[:], before.face_up[:], before.reshuffles)
-    hit = False
-    if kind == A.DRAW_FACE_UP:
-        card = game.cat.b[aid]
-        flow.face[flow.face.index(card)] = flow.take()
-        hit = flow.check_row()
-    else:
+    hands = [h[:] for h in before.hands]
+    hand = hands[before.current]
+    if kind == A.DRAW_DECK:
         card = flow.take()
         assert card >= 0
-        hit = True  # a blind draw leaves the row as it was (checked below); its wilds were checked then
-    gained = [a - b for a, b in zip(game.hands[before.current], before.hand, strict=True)]
-    assert gained == [int(c == card) for c in range(game.ncol + 1)], "the hand did not gain the card drawn"
-    assert (game.deck, game.discard) == (flow.deck, flow.discard), "deck or discard differ from the rules"
+        hand[card] += 1
+    elif kind == A.DRAW_FACE_UP:
+        card = cat.b[aid]
+        flow.face[flow.face.index(card)] = flow.take()
+        flow.check_row()
+        hand[card] += 1
+    elif kind in (A.CLAIM, A.BUILD_STATION):
+        colour, w = cat.b[aid], cat.c[aid]
+        size = game.map.routes[cat.a[aid]].length if kind == A.CLAIM else cat.d[aid]
+        paid = [colour] * (size - w) + [wild] * w
+        for c in paid:
+            hand[c] -= 1
+        if kind == A.CLAIM and game.map.routes[cat.a[aid]].tunnel and game.map.rules.tunnel_reveal:
+            revealed = [c for c in (flow.take() for _ in range(game.map.rules.tunnel_reveal)) if c >= 0]
+            due = [c for c in revealed if c == wild or (c == colour and colour != wild)]
+            assert game.history[-1][2] == tuple(revealed), "the tunnel did not reveal the top cards"
+            if due:
+                assert (game.t_extra, game.t_revealed, game.t_color) == (len(due), revealed, colour)
+                paid = []  # the played cards wait aside until the tunnel is paid or abandoned
+            else:
+                paid += revealed
+        flow.discard += paid
+    elif kind == A.PAY_TUNNEL:
+        route, colour, w, revealed = before.tunnel
+        x, extra_w = cat.a[aid], cat.c[aid]
+        extra = [colour] * (x - extra_w) + [wild] * extra_w
+        for c in extra:
+            hand[c] -= 1
+        length = game.map.routes[route].length
+        flow.discard += [colour] * (length - w) + [wild] * w + extra + revealed
+    elif kind == A.ABANDON_TUNNEL:
+        route, colour, w, revealed = before.tunnel
+        for c in [colour] * (game.map.routes[route].length - w) + [wild] * w:
+            hand[c] += 1
+        flow.discard += revealed
+    if before.phase != CHOOSE_SETUP and game.phase in (MAIN, OVER) and not game.passes >= game.n:
+        flow.end_turn()
+    assert game.hands == hands, "the hands differ from the cards drawn and played"
+    assert game.deck == flow.deck, "the deck differs from the rules"
+    assert sorted(game.discard) == sorted(flow.discard), "the discard pile differs from the rules"
     assert game.face_up == flow.face, "the face-up row differs from the rules"
     assert len(game.reshuffles) == flow.used, "a reshuffle happened that no draw needed"
-    if game.face_up.count(game.wild) >= game.map.rules.face_up_wild_limit:
-        assert hit, "3+ wilds face up although the reset limit was not reached"
+    if game.face_up.count(wild) >= game.map.rules.face_up_wild_limit and flow.row_hit is not None:
+        assert flow.row_hit, "3+ wilds face up although the reset limit was not reached"
 
 
 # ---------------------------------------------------------------------- views
-
-
-def _keys(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield k
-            yield from _keys(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _keys(v)
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield k
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
 
 
 def secret_tickets(game: Game, viewer: int | None) -> set[str]:
@@ -313,11 +335,11 @@ class ViewChecker:
             if p != viewer:
                 assert "hand" not in entry and "tickets" not in entry, f"seat {p}'s hand or tickets shown"
         assert view["deck_size"] == len(g.deck) and view["ticket_deck_size"] == len(g.ticket_deck)
-        keys = set(_keys(rest)) | set(_keys(new))
-        assert not keys & SECRET_KEYS, f"secret fields in a view: {keys & SECRET_KEYS}"
-        leaked = secret_tickets(g, viewer) & (set(_strings(rest)) | set(_strings(new)))
+        text = json.dumps(rest) + json.dumps(new)  # a name is in the view iff its JSON string is in the text
+        keys = {k for k in SECRET_KEYS if f"{json.dumps(k)}:" in text}
+        assert not keys, f"secret fields in a view: {keys}"
+        leaked = {t for t in secret_tickets(g, viewer) if json.dumps(t) in text}
         assert not leaked, f"tickets leaked to {viewer}: {leaked}"
-        text = json.dumps(rest) + json.dumps(new)
         assert str(g.rng.state) not in text, "the RNG state is in a view"
         if g.seed >= 10**6:
             assert str(g.seed) not in text, "the seed is in a view"
@@ -536,14 +558,33 @@ def check_replay(game: Game, states: list[Any], state_of: Callable[[Game], Any] 
         assert state_of(stepwise) == states[i + 1], f"the replay differs after action {i} ({action})"
 
 
-def play(game: Game, choose: Callable[[int], int], rnd: random.Random, deep: bool,
+Policy = Callable[[Game, list[int]], int]
+
+
+def uniform(rnd: random.Random) -> Policy:
+    """Any listed id, all equally likely."""
+    return lambda game, ids: rnd.randrange(len(ids))
+
+
+def biased(rnd: random.Random, kinds: tuple[int, ...], p: float) -> Policy:
+    """With probability `p` an id of these kinds when one is listed, else any: reaches rarer states
+    (draw-heavy play empties the deck, the discard pile and face-up slots; ticket-heavy play the ticket deck)."""
+    def choose(game: Game, ids: list[int]) -> int:
+        preferred = [i for i, aid in enumerate(ids) if game.cat.kind[aid] in kinds]
+        if preferred and rnd.random() < p:
+            return rnd.choice(preferred)
+        return rnd.randrange(len(ids))
+    return choose
+
+
+def play(game: Game, choose: Policy, rnd: random.Random, deep: bool,
          mid_record: bool = False) -> Checker:
-    """Play a whole game, choosing `ids[choose(len(ids))]` at each step, checking after every step."""
+    """Play a whole game, choosing `ids[choose(game, ids)]` at each step, checking after every step."""
     checker = Checker(game, rnd, deep, rnd.randrange(1, 150), views_mid=rnd.random() < 0.25)
     record_at = rnd.randrange(1, 150) if mid_record else -1
     while not game.is_over:
         ids = game.legal_ids()
-        checker.step(ids[choose(len(ids))])
+        checker.step(ids[choose(game, ids)])
         if checker.steps == record_at:
             check_replay(game, checker.states, checker._state_of)
     checker.finish()
@@ -557,14 +598,14 @@ def _chosen_game(map_name: str, data: st.DataObject) -> None:
     players = data.draw(st.sampled_from(MAPS[map_name]), label="players")
     seed = data.draw(st.integers(0, 2**63 - 1), label="seed")
     game = Game.new(load_map(map_name), players, seed=seed)
-    play(game, lambda k: data.draw(st.integers(0, k - 1)), random.Random(seed), deep=True)
+    play(game, lambda g, ids: data.draw(st.integers(0, len(ids) - 1)), random.Random(seed), deep=True)
 
 
 def _seeded_game(map_name: str, seed: int, seat_pick: int) -> None:
     seats = MAPS[map_name]
     game = Game.new(load_map(map_name), seats[seat_pick % len(seats)], seed=seed)
     rnd = random.Random(seed)
-    play(game, rnd.randrange, rnd, deep=True, mid_record=True)
+    play(game, uniform(rnd), rnd, deep=True, mid_record=True)
 
 
 @settings(PROFILE, max_examples=3)
@@ -602,13 +643,16 @@ GAMES_PER_MAP = 300
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("map_name", sorted(MAPS))
 def test_hundreds_of_random_games_per_map(map_name: str, chunk: int) -> None:
-    """300 seeded random games per map (in chunks): cheap checks every step, deep ones at one step and the end."""
+    """300 seeded random games per map (in chunks; 3 in 5 uniform, the others draw- or ticket-heavy):
+    cheap checks every step, deep ones at one random step and at the end."""
     m = load_map(map_name)
     seats = MAPS[map_name]
     lengths = []
     for seed in range(chunk, GAMES_PER_MAP, CHUNKS):
         rnd = random.Random(seed * 7919 + 17)
         game = Game.new(m, seats[seed % len(seats)], seed=rnd.getrandbits(63))
-        lengths.append(play(game, rnd.randrange, rnd, deep=False).steps)
-    assert len(lengths) == GAMES_PER_MAP // CHUNKS
+        policies = [uniform(rnd), uniform(rnd), uniform(rnd), biased(rnd, (A.DRAW_DECK, A.DRAW_FACE_UP), 0.85),
+                    biased(rnd, (A.DRAW_TICKETS,), 0.5)]
+        lengths.append(play(game, policies[seed // CHUNKS % len(policies)], rnd, deep=False).steps)
+    assert len(lengths) == len(range(chunk, GAMES_PER_MAP, CHUNKS))
     assert Counter(lengths).most_common(1)[0][1] < len(lengths)  # the games differ
