@@ -37,9 +37,10 @@ def test_the_same_json_with_one_or_two_jobs(capsys: pytest.CaptureFixture[str]) 
 def test_seats_rotate(capsys: pytest.CaptureFixture[str]) -> None:
     summary = _run_json(capsys, "--map", "europe", "--players", "2", "--bots", "random,greedy,random",
                         "--games", "4", "--seed", "3")
-    bots = ["random", "greedy", "random#2"]
-    assert [r["seats"] for r in summary["results"]] == [[bots[(i + s) % 3] for s in range(2)] for i in range(4)]
-    assert {row["bot"]: row["seats_played"] for row in summary["standings"]} == {"random": 3, "greedy": 3,
+    # More bots than seats: each pair in turn, rotated through the seats.
+    assert [r["seats"] for r in summary["results"]] == [["random", "greedy"], ["greedy", "random"],
+                                                        ["random", "random#2"], ["random#2", "random"]]
+    assert {row["bot"]: row["seats_played"] for row in summary["standings"]} == {"random": 4, "greedy": 2,
                                                                               "random#2": 2}
     greedy = next(row for row in summary["standings"] if row["bot"] == "greedy")
     lo, hi = greedy["win_rate_ci95"]
@@ -79,6 +80,17 @@ def test_human_output_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["tournament", "--bots", "nosuchbot", "--games", "1"]) == 1
     assert "unknown bot" in capsys.readouterr().err
     assert main(["tournament", "--map", "new_york", "--players", "7", "--games", "1"]) == 1
+
+
+def test_seating_with_fewer_bots_than_seats() -> None:
+    config = TournamentConfig("europe", 4, ("a", "b"), 4)
+    assert [config.seating(i) for i in range(3)] == [[0, 1, 0, 1], [1, 0, 1, 0], [0, 1, 0, 1]]
+    config = TournamentConfig("europe", 3, ("a", "b", "c"), 3)
+    assert [config.seating(i) for i in range(3)] == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    config = TournamentConfig("europe", 2, ("a", "b", "c", "d"), 12)
+    pairs = [tuple(sorted(config.seating(i))) for i in range(12)]
+    assert sorted(set(pairs)) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]  # a full round robin
+    assert all(pairs.count(p) == 2 for p in set(pairs))
 
 
 def test_statistics() -> None:

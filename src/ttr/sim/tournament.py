@@ -1,14 +1,17 @@
 """Tournaments: many games between bots, seats rotated, run in parallel, with standings and ratings.
 
-Game `i` uses seed `seed + i` and seats `bots[(i + s) % len(bots)]` at seat `s`, so every bot plays
-every seat equally often over `len(bots)` games, and the results are the same whatever the number of
-worker processes. Standings count seats played: a bot that holds two seats of one game (fewer bots than
-seats) plays two seat-games there. A win shared by k seats counts 1/k to each. Ratings are Elo-scaled
-Bradley-Terry strengths fitted to every pairwise result of every game (order-independent).
+Game `i` uses seed `seed + i` and seats `bots[(i + s) % len(bots)]` at seat `s` (with more bots than
+seats, every group of bots in turn, each rotated through the seats: `TournamentConfig.seating`), so every
+bot plays every seat equally often, and the results are the same whatever the number of worker processes.
+Standings count seats played: a bot that holds two seats of one game (fewer bots than seats) plays two
+seat-games there. A win shared by k seats counts 1/k to each. Ratings are Elo-scaled Bradley-Terry
+strengths fitted to every pairwise result of every game (order-independent).
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
 import math
 import multiprocessing
@@ -49,8 +52,23 @@ class TournamentConfig:
         return out
 
     def seating(self, game: int) -> list[int]:
-        """The bot entry (index into `bots`) at each seat of game `game`: rotated by one seat per game."""
-        return [(game + s) % len(self.bots) for s in range(self.players)]
+        """The bot entry (index into `bots`) at each seat of game `game`.
+
+        With no more bots than seats, bot `(game + s) % len(bots)` sits at seat `s` (rotated by one seat
+        per game). With more bots than seats, the games go through every group of `players` bots in turn
+        (`itertools.combinations` order), each group playing `players` games in a row, rotated by one seat.
+        """
+        k, n = len(self.bots), self.players
+        if k <= n:
+            return [(game + s) % k for s in range(n)]
+        groups = _groups(k, n)
+        group = groups[(game // n) % len(groups)]
+        return [group[(game + s) % n] for s in range(n)]
+
+
+@functools.cache
+def _groups(bots: int, players: int) -> list[tuple[int, ...]]:
+    return list(itertools.combinations(range(bots), players))
 
 
 @dataclass
