@@ -460,6 +460,7 @@ class Checker:
         assert len(listed) == len(ids), "an id is listed twice"
         assert bool(ids) != g.is_over, "no legal action in a running game (or one after the end)"
         before = internal(g) if deep else fp
+        state = full_state(g) if deep else None
         sample = ids if deep or not ids else [rnd.choice(ids)]
         for aid in sample:
             assert g.why_illegal(aid) is None, (aid, g.why_illegal(aid))
@@ -486,6 +487,8 @@ class Checker:
             else:
                 raise AssertionError(f"unlisted id {aid} was applied")
         assert (internal(g) if deep else fingerprint(g)) == before, "refused actions changed the game"
+        if deep:
+            assert full_state(g) == state
 
     def check_copy(self) -> None:
         """`copy()` is equal to the game and shares nothing mutable with it."""

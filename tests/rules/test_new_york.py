@@ -127,8 +127,9 @@ def test_N_COMP_2_18_tickets_2_to_4_players_15_taxis_each() -> None:
         game = new_game(NY, players, seed=7)
         assert game.trains == [15] * players
         assert full_state(game)["players"][0]["trains"] == 15
-        pending = [t for p in range(1, players) for t in game._setup_offers[p]]
-        assert sorted(game.ticket_deck + game.offered + pending) == list(range(18))
+        assert sorted(game.initial_tickets) == list(range(18))
+        assert game.offered == game.initial_tickets[:2]  # seat 0's offer; the others wait their turn
+        assert game.ticket_deck == game.initial_tickets[2 * players:]
     for players in (1, 5):
         with pytest.raises(RecordError):
             Game.new(m, players)
