@@ -12,6 +12,7 @@ from collections.abc import Callable
 from ttr.bots.base import BaseBot, Bot, BotContext, BotFactory, IllegalBotActionError, play_game
 from ttr.bots.cmd_bot import make_cmd_bot
 from ttr.bots.greedy import GreedyBot
+from ttr.bots.mcts import MctsBot, MctsExpert, MctsHard
 from ttr.bots.paper import DestinationHungry, LongRouteJunkie, OneStepThinker, RouteFocus
 from ttr.bots.random_bot import RandomBot
 from ttr.maps import GameMap
@@ -23,6 +24,11 @@ BOTS: dict[str, BotFactory] = {
     "route_focus": RouteFocus,
     "one_step_thinker": OneStepThinker,
     "long_route_junkie": LongRouteJunkie,
+    "mcts": MctsBot,
+    "easy": LongRouteJunkie,
+    "medium": GreedyBot,
+    "hard": MctsHard,
+    "expert": MctsExpert,
 }
 
 PREFIXES: dict[str, Callable[[str, GameMap, int, int], Bot]] = {
