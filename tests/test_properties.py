@@ -402,6 +402,8 @@ class Checker:
         self.lengths = [r.length for r in m.routes]
         self.points = [rules.route_points[r.length] for r in m.routes]
         self.views = ViewChecker(game, rnd)
+        self.seen: Counter[str] = Counter()
+        self.next_ids: list[int] = []  # the legal ids of the game as it is (set by check_ids)
         self.steps = 0
         self.states: list[Any] = [self._state_of(game)]
         check_deal(game)
@@ -455,7 +457,7 @@ class Checker:
         """
         g = self.game
         rnd = self.rnd
-        ids = g.legal_ids()
+        ids = self.next_ids = g.legal_ids()
         listed = set(ids)
         assert len(listed) == len(ids), "an id is listed twice"
         assert bool(ids) != g.is_over, "no legal action in a running game (or one after the end)"
@@ -520,6 +522,7 @@ class Checker:
             assert internal(twin) == internal(g), "a copy plays on differently from the original"
         check_card_flow(before, aid, g)
         self.check_state()
+        self.note(aid, before)
         if deep:
             self.check_ids(deep=True)
             self.check_copy()
@@ -532,6 +535,27 @@ class Checker:
             fp = fingerprint(g)
             self.check_ids(deep=False, fp=fp)
             self.states.append(_without_rng(fp))
+
+    def note(self, aid: int, before: Before) -> None:
+        """Count the rarer situations the game went through (for coverage checks)."""
+        g = self.game
+        seen = self.seen
+        if not g.deck and not g.discard:
+            seen["no card to draw"] += 1
+        if len(g.reshuffles) > before.reshuffles:
+            seen["reshuffle"] += 1
+        if -1 in g.face_up:
+            seen["empty face-up slot"] += 1
+        if g.face_up.count(g.wild) >= g.map.rules.face_up_wild_limit:
+            seen["wild limit"] += 1
+        if not g.ticket_deck:
+            seen["no ticket to draw"] += 1
+        if g.phase == TUNNEL:
+            seen["tunnel payment due"] += 1
+        if g.final_turns >= 0:
+            seen["last round"] += 1
+        if g.cat.kind[aid] == A.PASS:
+            seen["pass"] += 1
 
     def finish(self) -> None:
         """At the end: the deep checks, then the record replays to the same state after every action."""
@@ -580,13 +604,27 @@ def biased(rnd: random.Random, kinds: tuple[int, ...], p: float) -> Policy:
     return choose
 
 
+def hoarder(rnd: random.Random) -> Policy:
+    """Draw cards, else tickets, else abandon a tunnel; claim or build only when nothing else is legal.
+    Hands grow until nobody can draw, which reaches passes (E-DRAW-8)."""
+    order = (A.DRAW_FACE_UP, A.DRAW_DECK, A.DRAW_TICKETS, A.KEEP_TICKETS, A.ABANDON_TUNNEL)
+
+    def choose(game: Game, ids: list[int]) -> int:
+        for kind in order:
+            preferred = [i for i, aid in enumerate(ids) if game.cat.kind[aid] == kind]
+            if preferred:
+                return rnd.choice(preferred)
+        return rnd.randrange(len(ids))
+    return choose
+
+
 def play(game: Game, choose: Policy, rnd: random.Random, deep: bool,
          mid_record: bool = False) -> Checker:
     """Play a whole game, choosing `ids[choose(game, ids)]` at each step, checking after every step."""
     checker = Checker(game, rnd, deep, rnd.randrange(1, 150), views_mid=rnd.random() < 0.25)
     record_at = rnd.randrange(1, 150) if mid_record else -1
     while not game.is_over:
-        ids = game.legal_ids()
+        ids = checker.next_ids
         checker.step(ids[choose(game, ids)])
         if checker.steps == record_at:
             check_replay(game, checker.states, checker._state_of)
@@ -651,11 +689,31 @@ def test_hundreds_of_random_games_per_map(map_name: str, chunk: int) -> None:
     m = load_map(map_name)
     seats = MAPS[map_name]
     lengths = []
+    seen: Counter[str] = Counter()  # in how many games each rarer situation happened
     for seed in range(chunk, GAMES_PER_MAP, CHUNKS):
         rnd = random.Random(seed * 7919 + 17)
         game = Game.new(m, seats[seed % len(seats)], seed=rnd.getrandbits(63))
         policies = [uniform(rnd), uniform(rnd), uniform(rnd), biased(rnd, (A.DRAW_DECK, A.DRAW_FACE_UP), 0.85),
                     biased(rnd, (A.DRAW_TICKETS,), 0.5)]
-        lengths.append(play(game, policies[seed // CHUNKS % len(policies)], rnd, deep=False).steps)
+        checker = play(game, policies[seed // CHUNKS % len(policies)], rnd, deep=False)
+        lengths.append(checker.steps)
+        seen.update(set(checker.seen))
     assert len(lengths) == len(range(chunk, GAMES_PER_MAP, CHUNKS))
     assert Counter(lengths).most_common(1)[0][1] < len(lengths)  # the games differ
+    expected = {"no card to draw", "reshuffle", "empty face-up slot", "no ticket to draw", "last round"}
+    if m.rules.tunnel_reveal:
+        expected.add("tunnel payment due")
+    assert expected <= set(seen), f"the random games never reached {expected - set(seen)}"
+
+
+@pytest.mark.parametrize(("map_name", "games"), [("europe", 6), ("new_york", 30)])
+def test_hoarding_games_keep_every_invariant(map_name: str, games: int) -> None:
+    """Seats that draw whenever they can and claim only when forced: huge hands, empty piles, passes."""
+    m = load_map(map_name)
+    seats = MAPS[map_name]
+    seen: Counter[str] = Counter()
+    for seed in range(games):
+        rnd = random.Random(seed)
+        game = Game.new(m, seats[seed % len(seats)], seed=seed + 1000)
+        seen.update(set(play(game, hoarder(rnd), rnd, deep=False).seen))
+    assert seen["no card to draw"] == games
