@@ -12,6 +12,7 @@ from typing import Any
 
 from ttr.bots.base import BaseBot
 from ttr.bots.planning import (
+    INF,
     Board,
     ClaimOption,
     Options,
@@ -27,7 +28,7 @@ from ttr.bots.planning import (
     sort_options,
     station_completion,
 )
-from ttr.engine import Action
+from ttr.engine import Action, longest_trail
 from ttr.maps import GameMap
 
 
@@ -40,10 +41,17 @@ class GreedyBot(BaseBot):
     name = "greedy"
     overhead = 0.4  # path cost per route, on top of its length: a claim is a turn
     tunnel_penalty = 0.8
-    ferry_penalty = 0.8  # per locomotive a ferry needs
+    ferry_penalty = 2.0  # per locomotive a ferry needs
     borrow_cost = 9.0  # path cost of borrowing another seat's route through a new station
     train_rate = 1.2  # points a train earns without tickets (long routes): the price of a plan's train
     setup_cap = 0.8  # share of the pieces a setup plan may take
+    points_weight = 0.3  # share of a route's points taken off its path cost
+    ticket_draw_mine = 0.25  # draw tickets (plan done) only with this share of the pieces left
+    ticket_draw_others = 0.35  # ... and every other seat with this share left
+    express_weight = 0.5  # points per train added to its longest trail (towards the longest-path bonus)
+    hoard = 99  # with this many cards in hand, spare cards go into long routes outside the plan
+    rush_slack = 99.0  # turns of slack before a plan is judged too slow to finish
+    hand_weight = 0.2  # path cost taken off per card in hand that could pay the route
     long_min = 3  # routes shorter than this are not worth claiming for points alone (outside the end)
 
     def __init__(self, game_map: GameMap, seat: int, seed: int) -> None:
@@ -53,6 +61,11 @@ class GreedyBot(BaseBot):
         self.pieces = rules.pieces
         self.endgame_trains = rules.end_trigger_pieces + max(2, rules.pieces // 10)
         self._plan_key: tuple[Any, ...] | None = None
+        self._trail_key: tuple[int, ...] | None = None
+        self._trail_cache: dict[int, int] = {}
+        self._my_routes: list[int] = []
+        self._my_trail = 0
+        self._best_other = 0
         self._plan = Plan()
 
     # ------------------------------------------------------------------ entry point
@@ -75,9 +88,21 @@ class GreedyBot(BaseBot):
     # ------------------------------------------------------------------ plans
 
     def _costs(self, board: Board) -> list[float]:
+        """Path costs: trains plus a turn's worth per route, penalties for tunnels and ferries, minus a share
+        of the route's points (long routes score more per train)."""
         stations = self.game_map.rules.stations > 0
-        return route_costs(board, self.overhead, self.tunnel_penalty, self.ferry_penalty,
-                           borrow_cost=self.borrow_cost if stations else None)
+        costs = route_costs(board, self.overhead, self.tunnel_penalty, self.ferry_penalty,
+                            borrow_cost=self.borrow_cost if stations else None)
+        ix = self.ix
+        hand = board.hand
+        best_held = max(hand[: ix.ncol])
+        weight, hand_weight = self.points_weight, self.hand_weight
+        for r, is_open in enumerate(board.open):
+            if is_open and costs[r] < INF:
+                held = best_held if ix.colour[r] < 0 else hand[ix.colour[r]]
+                cost = costs[r] - weight * ix.points[r] - hand_weight * min(held, ix.length[r])
+                costs[r] = max(cost, 0.25)  # positive: Dijkstra needs it
+        return costs
 
     def _todo(self, board: Board) -> list[int]:
         """Held tickets not yet complete (stations already built counted)."""
@@ -169,18 +194,48 @@ class GreedyBot(BaseBot):
         claim = self._plan_claim(board, plan, opts)
         if claim is not None:
             return claim
+        claim = self._spare_claim(board, plan, opts)
+        if claim is not None:
+            return claim
+        if plan.routes and self._turns_needed(board, plan) > self._turns_left(board) + self.rush_slack:
+            endgame = True  # the plan cannot be finished in time: score what the hand can
         if endgame:
             claim = self._points_claim(board, plan, opts, min_length=1, keep_plan=False)
             if claim is not None and not self._plan_close(board, plan):
                 return claim
         if not plan.routes:
             if (opts.draw_tickets is not None and not endgame
-                    and board.my_trains >= self.pieces * 0.25 and board.min_other_trains() >= self.pieces * 0.35):
+                    and board.my_trains >= self.pieces * self.ticket_draw_mine
+                    and board.min_other_trains() >= self.pieces * self.ticket_draw_others):
                 return opts.draw_tickets
             claim = self._points_claim(board, plan, opts, min_length=self.long_min, keep_plan=False)
             if claim is not None:
                 return claim
         return self._draw(board, plan, opts, first=True)
+
+    def _spare_claim(self, board: Board, plan: Plan, opts: Options) -> Action | None:
+        """A long route paid only with cards the plan does not need, leaving the trains the plan needs."""
+        ix = self.ix
+        hand = board.hand
+        if sum(hand) < self.hoard:
+            return None
+        need, _ = colour_needs(ix, plan.routes, hand)
+        spare_wild = hand[ix.wild] - need[ix.wild]
+        best: tuple[tuple[int, ...], ClaimOption] | None = None
+        links = {ix.link[r] for r in plan.routes}
+        for r, options in opts.claims.items():
+            length = ix.length[r]
+            if length < self.long_min or ix.link[r] in links or board.my_trains - length < plan.trains + 2:
+                continue
+            for o in options:
+                if o.colour == ix.wild or o.wilds > spare_wild or hand[o.colour] - need[o.colour] < length - o.wilds:
+                    continue
+                if not self._tunnel_ok(board, o):
+                    continue
+                key = (ix.points[r], -o.wilds, -r)
+                if best is None or key > best[0]:
+                    best = (key, o)
+        return best[1].action if best else None
 
     def _plan_close(self, board: Board, plan: Plan) -> bool:
         """Whether a plan route is one draw away (then drawing beats claiming something else at the end)."""
@@ -236,7 +291,7 @@ class GreedyBot(BaseBot):
         for r, options in opts.claims.items():
             if ix.length[r] < min_length:
                 continue
-            gain = float(ix.points[r]) + self._completion_gain(board, todo, uf, r)
+            gain = float(ix.points[r]) + self._completion_gain(board, todo, uf, r) + self._express_gain(board, r)
             if keep_plan and board.my_trains - ix.length[r] < plan.trains:
                 continue
             option = self._cheapest(board, options, need)
@@ -246,6 +301,35 @@ class GreedyBot(BaseBot):
             if best is None or key > best[0]:
                 best = (key, option)
         return best[1].action if best else None
+
+    def _express_gain(self, board: Board, r: int) -> float:
+        """What route r adds towards the longest-path bonus: a share of the trains it adds to the seat's
+        longest trail, plus the bonus when that takes the lead."""
+        bonus = self.game_map.rules.longest_path_bonus
+        if not bonus or not self.express_weight:
+            return 0.0
+        if self._trail_key != board.signature:
+            self._trail_key = board.signature
+            self._trail_cache = {}
+            owned: list[list[int]] = [[] for _ in range(board.n)]
+            for route, o in enumerate(board.owner):
+                if o >= 0:
+                    owned[o].append(route)
+            self._my_routes = owned[board.seat]
+            self._my_trail = longest_trail(self.game_map, owned[board.seat])[0]
+            self._best_other = max((longest_trail(self.game_map, owned[p])[0] for p in range(board.n)
+                                    if p != board.seat), default=0)
+        ix = self.ix
+        cities = {ix.route_a[x] for x in self._my_routes} | {ix.route_b[x] for x in self._my_routes}
+        if ix.route_a[r] not in cities and ix.route_b[r] not in cities:
+            return 0.0
+        new = self._trail_cache.get(r)
+        if new is None:
+            new = self._trail_cache[r] = longest_trail(self.game_map, [*self._my_routes, r])[0]
+        gain = self.express_weight * (new - self._my_trail)
+        if self._my_trail <= self._best_other < new:
+            gain += bonus
+        return gain
 
     def _completion_gain(self, board: Board, todo: list[int], uf: Any, r: int) -> float:
         ix = self.ix
@@ -360,7 +444,7 @@ class GreedyBot(BaseBot):
             if not board.open[r] or ix.length[r] > board.my_trains or ix.length[r] < self.long_min:
                 continue
             missing, _ = route_missing(ix, r, board.hand)
-            value = ix.points[r] / (1 + missing / 2)
+            value = (ix.points[r] + self._express_gain(board, r)) / (1 + missing / 2)
             if best is None or value > best[0]:
                 best = (value, r)
         return [best[1]] if best else []

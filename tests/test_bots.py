@@ -1,0 +1,237 @@
+"""Bots: every bot plays legal full games on both maps, sees only its seat view, is deterministic; greedy
+beats random; the planning helpers and the registry."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+import pytest
+
+from ttr.bots import BOT_NAMES, IllegalBotActionError, make_bot, play_game
+from ttr.bots.base import Bot, legal_actions
+from ttr.bots.planning import (
+    INF,
+    Board,
+    colour_needs,
+    completed,
+    dijkstra,
+    map_index,
+    path_to,
+    plan_tickets,
+    route_costs,
+    sort_options,
+)
+from ttr.engine import Action, Game, final_score, seat_view
+from ttr.maps import GameMap, load_map
+
+PAPER = ["destination_hungry", "route_focus", "one_step_thinker", "long_route_junkie"]
+MINE = ["random", "greedy", *PAPER]  # the bots of this file (search bots have their own tests)
+
+
+class Spy:
+    """Wraps a bot: checks every call gets only the seat's view and a list of actions, and that the answer
+    is one of them."""
+
+    def __init__(self, bot: Bot, seat: int) -> None:
+        self.bot = bot
+        self.seat = seat
+        self.name = bot.name
+        self.calls = 0
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        assert isinstance(view, dict) and view["seat"] == self.seat
+        assert view["turn"]["player"] == self.seat
+        assert all(isinstance(a, Action) for a in legal)
+        for p, entry in enumerate(view["players"]):
+            if p != self.seat:
+                assert "hand" not in entry and "tickets" not in entry
+                assert "hand_size" in entry and "ticket_count" in entry
+        assert not {"deck", "rng", "ticket_deck"} & set(view)
+        self.calls += 1
+        action = self.bot.choose(view, legal)
+        assert action in legal, f"{self.name} chose {action}, not legal"
+        return action
+
+
+def lineups(players: range) -> list[list[str]]:
+    """Seat lineups that put every bot in a game of every size."""
+    out = []
+    for n in players:
+        for start in range(0, len(MINE), n):
+            out.append([MINE[(start + i) % len(MINE)] for i in range(n)])
+    return out
+
+
+@pytest.mark.parametrize(("map_name", "lineup"),
+                         [("europe", line) for line in lineups(range(2, 6))]
+                         + [("new_york", line) for line in lineups(range(2, 5))])
+def test_every_bot_plays_legal_full_games(map_name: str, lineup: list[str]) -> None:
+    game_map = load_map(map_name)
+    seed = 17 + len(lineup)
+    spies = [Spy(make_bot(name, game_map, seat, seed), seat) for seat, name in enumerate(lineup)]
+    game = play_game(game_map, spies, seed)
+    assert game.is_over
+    assert all(spy.calls > 0 for spy in spies)
+    assert len(final_score(game).players) == len(lineup)
+
+
+def test_registry() -> None:
+    assert set(BOT_NAMES) >= set(MINE)
+    game_map = load_map("europe")
+    for name in MINE:
+        assert make_bot(name, game_map, 0, 1).name == name
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("nobody", game_map, 0, 1)
+
+
+@pytest.mark.parametrize("name", MINE)
+def test_same_seed_same_game(name: str) -> None:
+    game_map = load_map("europe")
+
+    def history(seed: int) -> list[tuple[int, int, tuple[int, ...]]]:
+        bots = [make_bot(name, game_map, seat, seed) for seat in range(3)]
+        return play_game(game_map, bots, seed).history
+
+    assert history(5) == history(5)
+
+
+def test_random_bot_depends_on_seed() -> None:
+    game_map = load_map("new_york")
+    games = [play_game(game_map, [make_bot("random", game_map, s, seed) for s in range(2)], 1).history
+             for seed in (1, 2)]
+    assert games[0] != games[1]
+
+
+class Cheater:
+    name = "cheater"
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        return Action("draw_tickets") if view["turn"]["phase"] == "second_card" else legal[-1]
+
+
+def test_play_game_rejects_an_illegal_answer() -> None:
+    game_map = load_map("new_york")
+    with pytest.raises(IllegalBotActionError, match="cheater"):
+        play_game(game_map, [Cheater(), Cheater()], 3)
+    game = play_game(game_map, [Cheater(), Cheater()], 3, strict=False)
+    assert game.is_over
+
+
+def test_legal_actions_cache_matches_the_engine() -> None:
+    for map_name in ("europe", "new_york"):
+        game = Game.new(load_map(map_name), 3 if map_name == "europe" else 2, seed=4)
+        rng = random.Random(4)
+        while not game.is_over:
+            ids, actions = legal_actions(game)
+            assert ids == game.legal_ids()
+            assert actions == game.legal_actions()
+            game.apply_id(ids[rng.randrange(len(ids))])
+
+
+@cache
+def greedy_vs_random() -> list[tuple[bool, int, int]]:
+    """20 two-player Europe games, greedy in seat (seed % 2): (greedy won alone, tickets done, failed)."""
+    game_map = load_map("europe")
+    out = []
+    for seed in range(100, 120):
+        g = seed % 2
+        bots = [make_bot("greedy" if s == g else "random", game_map, s, seed) for s in range(2)]
+        final = final_score(play_game(game_map, bots, seed)).to_json()
+        me = final["players"][g]
+        out.append((final["winners"] == [me["name"]], len(me["tickets_completed"]), len(me["tickets_failed"])))
+    return out
+
+
+def test_greedy_beats_random() -> None:
+    assert sum(won for won, _, _ in greedy_vs_random()) >= 18
+
+
+def test_greedy_completes_most_of_its_tickets() -> None:
+    done = sum(d for _, d, _ in greedy_vs_random())
+    failed = sum(f for _, _, f in greedy_vs_random())
+    assert done >= 4 * failed
+    assert done >= 2 * 20
+
+
+# ---------------------------------------------------------------------- planning helpers
+
+
+def _board(game: Game, seat: int) -> Board:
+    return Board.from_view(map_index(game.map), seat_view(game, seat))
+
+
+def _claim(game: Game, name: str, seat: int) -> None:
+    """Give `seat` route `name` directly (a test position, not a played move)."""
+    r = game.map.route(name).index
+    game.owner[r] = seat
+    game._close(r)
+    twin = game.map.routes[r].twin
+    if twin >= 0 and game._small_game:
+        game._close(twin)
+
+
+def _europe() -> tuple[GameMap, Game]:
+    game_map = load_map("europe")
+    game = Game.new(game_map, 2, seed=1)
+    while game.phase != 1:
+        game.apply(game.legal_actions()[0])
+    return game_map, game
+
+
+def test_board_reads_the_view_and_closes_double_routes() -> None:
+    game_map, game = _europe()
+    _claim(game, "Madrid-Pamplona/white", 1)
+    board = _board(game, 0)
+    white = game_map.route("Madrid-Pamplona/white").index
+    black = game_map.route("Madrid-Pamplona/black").index
+    assert board.owner[white] == 1 and not board.open[white]
+    assert not board.open[black]  # E-DOUBLE-2: two players, the other track is closed
+    assert sum(board.hand) == sum(game.hands[0])
+    assert [game_map.tickets[t].name for t in board.tickets] == [game_map.tickets[t].name for t in game.tickets[0]]
+
+
+def test_paths_treat_own_routes_as_free_and_skip_others() -> None:
+    game_map, game = _europe()
+    ix = map_index(game_map)
+    city = game_map.city_index
+    _claim(game, "Berlin-Wien", 0)
+    _claim(game, "Berlin-Essen", 1)
+    board = _board(game, 0)
+    costs = route_costs(board)
+    assert costs[game_map.route("Berlin-Wien").index] == 0.0
+    assert costs[game_map.route("Berlin-Essen").index] == INF
+    dist, prev = dijkstra(ix, costs, city["Berlin"], city["Wien"])
+    assert dist[city["Wien"]] == 0.0
+    assert path_to(ix, prev, city["Berlin"], city["Wien"]) == [game_map.route("Berlin-Wien").index]
+    dist, _ = dijkstra(ix, costs, city["Berlin"])
+    assert dist[city["Essen"]] > 2  # the direct route is taken by the other seat
+
+
+def test_plan_and_completion() -> None:
+    game_map, game = _europe()
+    ticket = game_map.ticket("Berlin-Roma").index
+    board = _board(game, 0)
+    plan = plan_tickets(board, [ticket], route_costs(board))
+    assert plan.routes and not plan.dropped
+    assert plan.trains == sum(game_map.routes[r].length for r in plan.routes)
+    for r in plan.routes:
+        _claim(game, game_map.routes[r].name, 0)
+    board = _board(game, 0)
+    assert completed(board, [ticket]) == [True]
+    assert plan_tickets(board, [ticket], route_costs(board)).routes == []
+
+
+def test_colour_needs_and_options() -> None:
+    game_map, game = _europe()
+    ix = map_index(game_map)
+    red = game_map.card("red")
+    routes = [game_map.route("Berlin-Frankfurt/red").index, game_map.route("Berlin-Wien").index]
+    hand = [0] * (ix.ncol + 1)
+    hand[red] = 1
+    need, _ = colour_needs(ix, routes, hand)
+    assert need[red] == 3 and need[game_map.card("green")] == 3
+    opts = sort_options(ix, game.legal_actions())
+    assert opts.draw_deck is not None and opts.draw_tickets is not None
+    assert all(o.route == r for r, options in opts.claims.items() for o in options)
