@@ -197,3 +197,22 @@ def test_E_DRAW_7_an_empty_face_up_slot_fills_again_once_cards_come_back() -> No
     assert game.face_up[0] == game.map.card("black")  # the one discarded card, reshuffled into the row
     assert game.deck == [] and game.discard == []
     assert len(game.reshuffles) == 1
+
+
+def test_N_DRAW_1_new_york_errors_cite_new_york_rules() -> None:
+    """N-DRAW-1, N-CLAIM-1, N-TICK-1: a refusal on the New York map names the New York rule."""
+    from ttr.errors import IllegalActionError
+
+    game = new_game_map("new_york")
+    with pytest.raises(IllegalActionError) as caught:
+        game.apply(Action("draw_tickets"))
+    assert caught.value.rule == "N-SETUP-2"
+    game = started("new_york", 2, seed=4)
+    with pytest.raises(IllegalActionError) as caught:
+        game.apply(Action("claim_route", route="Brooklyn-Chinatown/red", cards=Action.make_cards({"blue": 3})))
+    assert caught.value.rule == "N-CLAIM-1"
+    assert game.why_illegal(game.cat.keep_base + 1) == ("N-TICK-1", "no tickets are on offer: draw tickets first")
+
+
+def new_game_map(map_name: str) -> Game:
+    return Game.new(load_map(map_name), 2, seed=4)

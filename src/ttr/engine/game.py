@@ -449,7 +449,13 @@ class Game:
         return self.why_illegal(aid) is None
 
     def why_illegal(self, aid: int) -> tuple[str, str] | None:
-        """None if `aid` is legal now, else (rule ID, what is wrong)."""
+        """None if `aid` is legal now, else (rule ID, what is wrong), the ID in the map's rulebook part."""
+        why = self._why_illegal(aid)
+        if why is None or self.map.rule_ids != "N":
+            return why
+        return (new_york_rule(why[0]), why[1])
+
+    def _why_illegal(self, aid: int) -> tuple[str, str] | None:
         cat = self.cat
         if not 0 <= aid < len(cat):
             return ("", f"no action has id {aid}")
@@ -951,6 +957,15 @@ class Game:
         Raises `InvalidActionError` for names the map does not know and `IllegalActionError` for a
         card set the rules never allow for that route, station or tunnel (mixed colours, wrong count).
         """
+        try:
+            return self._encode(action)
+        except IllegalActionError as exc:
+            if self.map.rule_ids != "N" or new_york_rule(exc.rule) == exc.rule:
+                raise
+            message = str(exc).removeprefix(f"{exc.rule}: ")
+            raise IllegalActionError(message, new_york_rule(exc.rule)) from None
+
+    def _encode(self, action: Action) -> int:
         cat = self.cat
         kind = action.kind
         if kind == "draw_card":
@@ -1067,6 +1082,21 @@ class Game:
                 raise IllegalActionError(f"ticket {name} is named twice", rule)
             mask |= bit
         return mask
+
+
+_NEW_YORK_RULES = {"SETUP-5": "N-SETUP-2", "DRAW": "N-DRAW-1", "CLAIM": "N-CLAIM-1", "DOUBLE": "N-DOUBLE-1",
+                   "TICK": "N-TICK-1", "END": "N-END-1"}
+
+
+def new_york_rule(rule: str) -> str:
+    """The New York rule (N-DRAW-1, ...) that restates a Europe rule ID, or the ID unchanged."""
+    if not rule.startswith("E-"):
+        return rule
+    body = rule[2:]
+    for prefix, target in _NEW_YORK_RULES.items():
+        if body == prefix or body.startswith(prefix + "-") and "-" not in prefix:
+            return target
+    return rule
 
 
 def _as_list(value: object, where: str) -> list[object]:
