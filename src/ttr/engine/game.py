@@ -1094,7 +1094,7 @@ def new_york_rule(rule: str) -> str:
         return rule
     body = rule[2:]
     for prefix, target in _NEW_YORK_RULES.items():
-        if body == prefix or body.startswith(prefix + "-") and "-" not in prefix:
+        if body == prefix or (body.startswith(prefix + "-") and "-" not in prefix):
             return target
     return rule
 
