@@ -43,15 +43,14 @@ class GreedyBot(BaseBot):
     tunnel_penalty = 0.8
     ferry_penalty = 2.0  # per locomotive a ferry needs
     borrow_cost = 9.0  # path cost of borrowing another seat's route through a new station
-    train_rate = 1.2  # points a train earns without tickets (long routes): the price of a plan's train
+    train_share = 0.8  # price of a plan's train, as a share of the best points per train a route gives
     setup_cap = 0.8  # share of the pieces a setup plan may take
     points_weight = 0.3  # share of a route's points taken off its path cost
     ticket_draw_mine = 0.25  # draw tickets (plan done) only with this share of the pieces left
     ticket_draw_others = 0.35  # ... and every other seat with this share left
     express_weight = 0.5  # points per train added to its longest trail (towards the longest-path bonus)
-    hoard = 99  # with this many cards in hand, spare cards go into long routes outside the plan
-    rush_slack = 99.0  # turns of slack before a plan is judged too slow to finish
     hand_weight = 0.2  # path cost taken off per card in hand that could pay the route
+    ticket_draw_min = 7  # ... and never with fewer trains than this (mine or anyone's)
     long_min = 3  # routes shorter than this are not worth claiming for points alone (outside the end)
 
     def __init__(self, game_map: GameMap, seat: int, seed: int) -> None:
@@ -59,6 +58,7 @@ class GreedyBot(BaseBot):
         self.ix = map_index(game_map)
         rules = game_map.rules
         self.pieces = rules.pieces
+        self.train_rate = self.train_share * max(p / n for n, p in rules.route_points.items() if n > 0)
         self.endgame_trains = rules.end_trigger_pieces + max(2, rules.pieces // 10)
         self._plan_key: tuple[Any, ...] | None = None
         self._trail_key: tuple[int, ...] | None = None
@@ -87,10 +87,10 @@ class GreedyBot(BaseBot):
 
     # ------------------------------------------------------------------ plans
 
-    def _costs(self, board: Board) -> list[float]:
+    def _costs(self, board: Board, borrow: bool = True) -> list[float]:
         """Path costs: trains plus a turn's worth per route, penalties for tunnels and ferries, minus a share
-        of the route's points (long routes score more per train)."""
-        stations = self.game_map.rules.stations > 0
+        of the route's points (long routes score more per train) and of the cards in hand that fit it."""
+        stations = self.game_map.rules.stations > 0 and borrow
         costs = route_costs(board, self.overhead, self.tunnel_penalty, self.ferry_penalty,
                             borrow_cost=self.borrow_cost if stations else None)
         ix = self.ix
@@ -124,7 +124,7 @@ class GreedyBot(BaseBot):
         costs = costs or self._costs(board)
         plan = plan_tickets(board, tickets, costs)
         if len(plan.borrows) > board.my_stations:
-            costs = route_costs(board, self.overhead, self.tunnel_penalty, self.ferry_penalty)
+            costs = self._costs(board, borrow=False)
             plan = plan_tickets(board, tickets, costs)
         dropped = list(plan.dropped)
         while plan.trains > board.my_trains and plan.tickets:
@@ -164,9 +164,9 @@ class GreedyBot(BaseBot):
             ok = plan.trains <= cap and not plan.dropped and (setup or needed <= turns)
             if ok and (best is None or value > best[0]):
                 best = (value, i)
-            # Nothing fits: keep what loses least if it fails.
-            risk = -extra - sum(ix.ticket_points[t] for t in kept) * (0 if extra == 0 else 1)
-            if fallback is None or risk > fallback[0]:
+            # Nothing fits: keep what loses least (a ticket no path joins is a certain loss).
+            risk = 2 * lost + extra + (sum(ix.ticket_points[t] for t in kept) if extra else 0)
+            if fallback is None or risk < fallback[0]:
                 fallback = (risk, i)
         chosen = best if best is not None else fallback
         assert chosen is not None
@@ -194,48 +194,19 @@ class GreedyBot(BaseBot):
         claim = self._plan_claim(board, plan, opts)
         if claim is not None:
             return claim
-        claim = self._spare_claim(board, plan, opts)
-        if claim is not None:
-            return claim
-        if plan.routes and self._turns_needed(board, plan) > self._turns_left(board) + self.rush_slack:
-            endgame = True  # the plan cannot be finished in time: score what the hand can
         if endgame:
             claim = self._points_claim(board, plan, opts, min_length=1, keep_plan=False)
             if claim is not None and not self._plan_close(board, plan):
                 return claim
         if not plan.routes:
             if (opts.draw_tickets is not None and not endgame
-                    and board.my_trains >= self.pieces * self.ticket_draw_mine
-                    and board.min_other_trains() >= self.pieces * self.ticket_draw_others):
+                    and board.my_trains >= max(self.pieces * self.ticket_draw_mine, self.ticket_draw_min)
+                    and board.min_other_trains() >= max(self.pieces * self.ticket_draw_others, self.ticket_draw_min)):
                 return opts.draw_tickets
             claim = self._points_claim(board, plan, opts, min_length=self.long_min, keep_plan=False)
             if claim is not None:
                 return claim
         return self._draw(board, plan, opts, first=True)
-
-    def _spare_claim(self, board: Board, plan: Plan, opts: Options) -> Action | None:
-        """A long route paid only with cards the plan does not need, leaving the trains the plan needs."""
-        ix = self.ix
-        hand = board.hand
-        if sum(hand) < self.hoard:
-            return None
-        need, _ = colour_needs(ix, plan.routes, hand)
-        spare_wild = hand[ix.wild] - need[ix.wild]
-        best: tuple[tuple[int, ...], ClaimOption] | None = None
-        links = {ix.link[r] for r in plan.routes}
-        for r, options in opts.claims.items():
-            length = ix.length[r]
-            if length < self.long_min or ix.link[r] in links or board.my_trains - length < plan.trains + 2:
-                continue
-            for o in options:
-                if o.colour == ix.wild or o.wilds > spare_wild or hand[o.colour] - need[o.colour] < length - o.wilds:
-                    continue
-                if not self._tunnel_ok(board, o):
-                    continue
-                key = (ix.points[r], -o.wilds, -r)
-                if best is None or key > best[0]:
-                    best = (key, o)
-        return best[1].action if best else None
 
     def _plan_close(self, board: Board, plan: Plan) -> bool:
         """Whether a plan route is one draw away (then drawing beats claiming something else at the end)."""
