@@ -235,3 +235,20 @@ def test_colour_needs_and_options() -> None:
     opts = sort_options(ix, game.legal_actions())
     assert opts.draw_deck is not None and opts.draw_tickets is not None
     assert all(o.route == r for r, options in opts.claims.items() for o in options)
+
+
+def test_greedy_builds_a_station_that_completes_a_cut_ticket() -> None:
+    game_map, game = _europe()
+    _claim(game, "Essen-Frankfurt", 0)
+    _claim(game, "Essen-Kobenhavn/1", 1)  # the other track closes too (two players)
+    game.tickets[0] = [game_map.ticket("Frankfurt-Kobenhavn").index]
+    bot = make_bot("greedy", game_map, 0, 1)
+    action = bot.choose(seat_view(game, 0), game.legal_actions())
+    assert action.kind == "build_station" and action.city in ("Essen", "Kobenhavn")
+
+
+def test_route_focus_keeps_the_first_three_tickets_at_setup() -> None:
+    game_map = load_map("europe")
+    game = Game.new(game_map, 2, seed=3)
+    action = make_bot("route_focus", game_map, 0, 3).choose(seat_view(game, 0), game.legal_actions())
+    assert action.tickets == tuple(game_map.tickets[t].name for t in game.offered[:3])

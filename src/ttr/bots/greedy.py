@@ -18,6 +18,7 @@ from ttr.bots.planning import (
     Options,
     Plan,
     StationOption,
+    UnionFind,
     colour_needs,
     completed,
     map_index,
@@ -195,7 +196,7 @@ class GreedyBot(BaseBot):
         if claim is not None:
             return claim
         if endgame:
-            claim = self._points_claim(board, plan, opts, min_length=1, keep_plan=False)
+            claim = self._points_claim(board, plan, opts, min_length=1)
             if claim is not None and not self._plan_close(board, plan):
                 return claim
         if not plan.routes:
@@ -203,7 +204,7 @@ class GreedyBot(BaseBot):
                     and board.my_trains >= max(self.pieces * self.ticket_draw_mine, self.ticket_draw_min)
                     and board.min_other_trains() >= max(self.pieces * self.ticket_draw_others, self.ticket_draw_min)):
                 return opts.draw_tickets
-            claim = self._points_claim(board, plan, opts, min_length=self.long_min, keep_plan=False)
+            claim = self._points_claim(board, plan, opts, min_length=self.long_min)
             if claim is not None:
                 return claim
         return self._draw(board, plan, opts, first=True)
@@ -251,11 +252,10 @@ class GreedyBot(BaseBot):
 
         return min(options, key=key)
 
-    def _points_claim(self, board: Board, plan: Plan, opts: Options, min_length: int,
-                      keep_plan: bool) -> Action | None:
+    def _points_claim(self, board: Board, plan: Plan, opts: Options, min_length: int) -> Action | None:
         """The claim worth the most points now (routes completing tickets count their tickets twice)."""
         ix = self.ix
-        todo = plan.tickets
+        todo = self._todo(board)
         uf = network(board)
         need, _ = colour_needs(ix, plan.routes, board.hand)
         best: tuple[tuple[float, ...], ClaimOption] | None = None
@@ -263,8 +263,6 @@ class GreedyBot(BaseBot):
             if ix.length[r] < min_length:
                 continue
             gain = float(ix.points[r]) + self._completion_gain(board, todo, uf, r) + self._express_gain(board, r)
-            if keep_plan and board.my_trains - ix.length[r] < plan.trains:
-                continue
             option = self._cheapest(board, options, need)
             if not board.final_round and not self._tunnel_ok(board, option):
                 continue
@@ -302,7 +300,7 @@ class GreedyBot(BaseBot):
             gain += bonus
         return gain
 
-    def _completion_gain(self, board: Board, todo: list[int], uf: Any, r: int) -> float:
+    def _completion_gain(self, board: Board, todo: list[int], uf: UnionFind, r: int) -> float:
         ix = self.ix
         if not todo:
             return 0.0
@@ -314,7 +312,7 @@ class GreedyBot(BaseBot):
 
     def _last_turn(self, board: Board, plan: Plan, opts: Options) -> Action | None:
         """The final round: the single action that scores most now."""
-        claim = self._points_claim(board, plan, opts, min_length=1, keep_plan=False)
+        claim = self._points_claim(board, plan, opts, min_length=1)
         station = self._station(board, plan, opts, force=True)
         if station is not None:
             return station
