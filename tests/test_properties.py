@@ -73,10 +73,10 @@ def _frozen(value: Any) -> bytes:
 
 
 def internal(game: Game) -> dict[str, bytes]:
-    """Every state field of the game (the shared map and catalogue left out)."""
+    """Every state field of the game (the shared map and catalogue, and the views' cache, left out)."""
     names = (set(getattr(game, "__dict__", {})) | set(getattr(Game, "__slots__", ()))
              | set(getattr(Game, "__annotations__", {})))  # a compiled Game may have only annotations
-    names = {n for n in names if hasattr(game, n)} - {"map", "cat"}
+    names = {n for n in names if hasattr(game, n)} - {"map", "cat", "view_cache"}
     assert {"deck", "hands", "history", "rng"} <= names
     return {name: _frozen(getattr(game, name)) for name in sorted(names)}
 

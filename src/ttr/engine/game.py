@@ -8,6 +8,7 @@ into the map). Hot-path methods (`legal_ids`, `apply_id`) build no objects beyon
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ttr.engine import actions as A
 from ttr.engine.actions import Action, Catalogue
@@ -89,6 +90,7 @@ class Game:
     _route_twin: list[int]
     _route_pts: list[int]
     _small_game: bool
+    view_cache: dict[str, Any]  # what `ttr.engine.views` worked out once (the public log so far)
 
     # ------------------------------------------------------------------ setup
 
@@ -182,6 +184,7 @@ class Game:
         g.t_extra = 0
         g.t_revealed = []
         g.history = []
+        g.view_cache = {}
         g.current = 0
         g.phase = CHOOSE_SETUP
         g.offered = setup_offers[0][:]
@@ -902,6 +905,7 @@ class Game:
         g.offered = self.offered[:]
         g.t_revealed = self.t_revealed[:]
         g.history = self.history[:]
+        g.view_cache = {}
         g.reshuffles = [r[:] for r in self.reshuffles]
         g.rng = self.rng.copy()
         g._setup_offers = self._setup_offers

@@ -101,36 +101,46 @@ def _state(game: Game, viewer: int, error: dict[str, Any] | None, with_log: bool
 
 
 def public_log(game: Game, viewer: int = NOBODY) -> list[dict[str, Any]]:
-    """The actions so far, as `viewer` may see them: others' blind draws and ticket choices carry no names."""
+    """The actions so far, as `viewer` may see them: others' blind draws and ticket choices carry no names.
+
+    Entries are worked out once per action and kept with the game (its history only grows); each call
+    returns fresh dicts, so callers may change them.
+    """
+    cache: list[tuple[int, dict[str, Any], dict[str, Any] | None]] = game.view_cache.setdefault("log", [])
+    if len(cache) > len(game.history):  # a history rewound by hand: start again
+        cache.clear()
+    if len(cache) < len(game.history):
+        _extend_log(game, cache)
+    return [dict(own if own is not None and _visible(viewer, p) else public) for p, public, own in cache]
+
+
+def _extend_log(game: Game, cache: list[tuple[int, dict[str, Any], dict[str, Any] | None]]) -> None:
+    """Add the log entries of the actions not in `cache` yet: (seat, what all see, what the seat sees)."""
     m = game.map
     names = m.card_names
     cat = game.cat
-    log = []
-    tunnel_colour = -1
-    for p, aid, detail in game.history:
+    tunnel_colour: int = game.view_cache.get("tunnel_colour", -1)
+    for p, aid, detail in game.history[len(cache):]:
         kind = cat.kind[aid]
         entry: dict[str, Any] = {"player": p}
+        own: dict[str, Any] | None = None
         if kind == A.DRAW_DECK:
             entry.update(action="draw_card", **{"from": "deck"})
-            if _visible(viewer, p) and detail:
-                entry["card"] = names[detail[0]]
+            if detail:
+                own = {**entry, "card": names[detail[0]]}
         elif kind == A.KEEP_TICKETS:
             entry["action"] = "keep_tickets"
-            if _visible(viewer, p):
-                entry["tickets"] = [m.tickets[t].name for t in detail]
-            else:
-                entry["count"] = len(detail)
+            own = {**entry, "tickets": [m.tickets[t].name for t in detail]}
+            entry["count"] = len(detail)
         elif kind == A.PAY_TUNNEL:
             entry.update(action="pay_tunnel", cards=_pay_cards(game, aid, tunnel_colour))
         else:
-            action = game.decode(aid) if kind != A.KEEP_TICKETS else None
-            assert action is not None
-            entry.update(action.to_json())
+            entry.update(game.decode(aid).to_json())
             if kind == A.CLAIM and m.routes[cat.a[aid]].tunnel and m.rules.tunnel_reveal:
                 entry["tunnel_reveal"] = [names[c] for c in detail]
                 tunnel_colour = cat.b[aid]
-        log.append(entry)
-    return log
+        cache.append((p, entry, own))
+    game.view_cache["tunnel_colour"] = tunnel_colour
 
 
 def _pay_cards(game: Game, aid: int, colour: int) -> dict[str, int]:
