@@ -18,7 +18,6 @@ from ttr.bots.planning import (
     Options,
     Plan,
     StationOption,
-    UnionFind,
     colour_needs,
     completed,
     map_index,
@@ -30,6 +29,7 @@ from ttr.bots.planning import (
     station_completion,
 )
 from ttr.engine import Action, longest_trail
+from ttr.engine.scoring import UnionFind
 from ttr.maps import GameMap
 
 

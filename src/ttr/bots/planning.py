@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ttr.engine import Action
+from ttr.engine.scoring import UnionFind
 from ttr.maps import GameMap
 
 INF = float("inf")
@@ -298,35 +299,6 @@ def sort_options(ix: MapIndex, legal: list[Action]) -> Options:
 
 
 # ---------------------------------------------------------------------- networks and tickets
-
-
-class UnionFind:
-    """Disjoint sets over cities."""
-
-    __slots__ = ("parent",)
-
-    def __init__(self, n: int) -> None:
-        self.parent = list(range(n))
-
-    def find(self, x: int) -> int:
-        """The representative of x's set."""
-        parent = self.parent
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    def union(self, a: int, b: int) -> None:
-        """Join the sets of a and b."""
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[ra] = rb
-
-    def copy(self) -> UnionFind:
-        """An independent copy."""
-        uf = UnionFind(0)
-        uf.parent = self.parent[:]
-        return uf
 
 
 def network(board: Board, seat: int | None = None, extra: tuple[int, ...] = ()) -> UnionFind:

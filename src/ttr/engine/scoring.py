@@ -130,13 +130,16 @@ def _tiebreak_key(name: str, score: PlayerScore) -> int:
     return 1 if score.express_bonus else 0
 
 
-class _UnionFind:
+class UnionFind:
+    """Disjoint sets over cities (ticket completion; bots use it for their plans too)."""
+
     __slots__ = ("parent",)
 
-    def __init__(self, size: int) -> None:
-        self.parent = list(range(size))
+    def __init__(self, n: int) -> None:
+        self.parent = list(range(n))
 
     def find(self, x: int) -> int:
+        """The representative of x's set."""
         parent = self.parent
         while parent[x] != x:
             parent[x] = parent[parent[x]]
@@ -144,9 +147,16 @@ class _UnionFind:
         return x
 
     def union(self, a: int, b: int) -> None:
+        """Join the sets of a and b."""
         ra, rb = self.find(a), self.find(b)
         if ra != rb:
             self.parent[ra] = rb
+
+    def copy(self) -> UnionFind:
+        """An independent copy."""
+        uf = UnionFind(0)
+        uf.parent = self.parent[:]
+        return uf
 
 
 def _best_tickets(game_map: GameMap, seat: int, player: BoardPlayer,
@@ -157,7 +167,7 @@ def _best_tickets(game_map: GameMap, seat: int, player: BoardPlayer,
     with "no route" tried first, so a station whose route does not matter borrows none.
     """
     cities = game_map.city_index
-    uf = _UnionFind(len(game_map.cities))
+    uf = UnionFind(len(game_map.cities))
     for r in player.routes:
         route = game_map.routes[r]
         uf.union(cities[route.a], cities[route.b])
