@@ -167,14 +167,10 @@ class Game:
         g._setup_offers = setup_offers
 
         g.owner = [-1] * len(routes)
-        g.blocked = [False] * len(routes)
-        g.group_open = [[g.cat.claim_base[r] for r in group] for group in g.cat.group_routes]
-        g.excluded = [set() for _ in range(n)]
-        # Per station number: the first id of that station's card sets in each city still free.
-        g.free_station_bases = [[bases[k] for bases in g.cat.station_base] for k in range(rules.stations)]
         g.trains = [rules.pieces] * n
         g.stations_left = [rules.stations] * n
         g.station_owner = [-1] * len(game_map.cities)
+        g._rebuild_indexes()  # blocked, group_open, excluded, free_station_bases
         g.scores = [0] * n
         g.final_turns = -1
         g.passes = 0
@@ -784,8 +780,9 @@ class Game:
         self.scores[p] += self._route_pts[r]
 
     def _rebuild_indexes(self) -> None:
-        """Recompute `blocked`, `group_open`, `excluded` and `free_station_bases` from `owner` and
-        `station_owner` (for code that builds a state field by field, e.g. `ttr.engine.sample`)."""
+        """Recompute `blocked`, `group_open`, `excluded` and `free_station_bases` (per station number, the
+        first id of that station's card sets in each city still free) from `owner` and `station_owner`
+        (at setup, and for code that builds a state field by field, e.g. `ttr.engine.sample`)."""
         cat = self.cat
         blocked = [o >= 0 for o in self.owner]
         excluded: list[set[int]] = [set() for _ in range(self.n)]
