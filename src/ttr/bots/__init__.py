@@ -2,7 +2,9 @@
 
 `make_bot("greedy", game_map, seat, seed)` builds one; `BOT_NAMES` lists the names. To add a bot, add a
 line to `BOTS` (name -> a factory `(game_map, seat, seed) -> Bot`, usually the class). Bot specs with an
-argument (`prefix:argument`) go in `PREFIXES` (prefix -> `(argument, game_map, seat, seed) -> Bot`).
+argument (`prefix:argument`) go in `PREFIXES` (prefix -> `(argument, game_map, seat, seed) -> Bot`):
+`cmd:COMMAND` (a program, `ttr.bots.cmd_bot`) and `mcts:LEVEL` or `mcts:N` (MCTS with the iteration budget of
+`MCTS_LEVELS[LEVEL]`, or N iterations per decision).
 """
 
 from __future__ import annotations
@@ -31,8 +33,24 @@ BOTS: dict[str, BotFactory] = {
     "expert": MctsExpert,
 }
 
+MCTS_LEVELS: dict[str, int] = {"easy": 50, "medium": MctsBot.iterations or 200, "hard": MctsHard.iterations or 300,
+                               "expert": MctsExpert.iterations or 1500}
+
+
+def make_mcts_bot(argument: str, game_map: GameMap, seat: int, seed: int) -> Bot:
+    """`mcts:LEVEL` (easy 50, medium 200, hard 300, expert 1500 iterations per decision) or `mcts:N`."""
+    iterations = MCTS_LEVELS.get(argument)
+    if iterations is None:
+        if not argument.isdigit() or int(argument) < 1:
+            levels = ", ".join(MCTS_LEVELS)
+            raise ValueError(f"mcts:{argument}: give a level ({levels}) or a positive number of iterations")
+        iterations = int(argument)
+    return MctsBot(game_map, seat, seed, iterations=iterations)
+
+
 PREFIXES: dict[str, Callable[[str, GameMap, int, int], Bot]] = {
     "cmd": make_cmd_bot,
+    "mcts": make_mcts_bot,
 }
 
 BOT_NAMES: list[str] = list(BOTS)
@@ -50,5 +68,5 @@ def make_bot(spec: str, game_map: GameMap, seat: int, seed: int) -> Bot:
     raise ValueError(f"unknown bot {spec!r} (known: {known})")
 
 
-__all__ = ["BOTS", "BOT_NAMES", "PREFIXES", "BaseBot", "Bot", "BotContext", "BotFactory", "IllegalBotActionError",
-           "make_bot", "play_game"]
+__all__ = ["BOTS", "BOT_NAMES", "MCTS_LEVELS", "PREFIXES", "BaseBot", "Bot", "BotContext", "BotFactory",
+           "IllegalBotActionError", "make_bot", "make_mcts_bot", "play_game"]
