@@ -24,6 +24,7 @@ from ttr.bots import make_bot, play_game
 from ttr.bots.cmd_bot import CmdBot, end_bots
 from ttr.engine import Game, final_score
 from ttr.maps import GameMap, load_map
+from ttr.maps.model import parse_map
 from ttr.records import write_record
 
 FORMAT = "ttr-tournament/1"
@@ -41,6 +42,7 @@ class TournamentConfig:
     jobs: int = 1
     time_per_move: float = 1.0  # for `cmd:` bots
     records_dir: str | None = None  # where to write each game's record (and the cmd bots' stderr logs)
+    map_json: str | None = None  # the map file's text, read once by the caller (workers need no file path)
 
     def labels(self) -> list[str]:
         """A unique label per bot entry: the spec, with `#2`, `#3` for repeated specs."""
@@ -93,19 +95,28 @@ class GameResult:
                 "tickets_failed": self.tickets_failed, "actions": self.actions, "notes": self.notes}
 
 
-_MAPS: dict[str, GameMap] = {}
+_MAPS: dict[tuple[str, str | None], GameMap] = {}
 
 
-def _map(name: str) -> GameMap:
-    game_map = _MAPS.get(name)
+def config_map(config: TournamentConfig) -> GameMap:
+    """The config's map (from `map_json` when given, else `load_map(map_name)`), cached per process."""
+    key = (config.map_name, config.map_json)
+    game_map = _MAPS.get(key)
     if game_map is None:
-        game_map = _MAPS[name] = load_map(name)
+        if config.map_json is not None:
+            game_map = parse_map(json.loads(config.map_json), where=config.map_name)
+        else:
+            game_map = load_map(config.map_name)
+        game_map = _MAPS[key] = game_map
     return game_map
 
 
-def play_one(config: TournamentConfig, index: int) -> GameResult:
-    """Play game `index` of the tournament (in this process)."""
-    game_map = _map(config.map_name)
+def play_seated(config: TournamentConfig, index: int) -> tuple[Game, list[int], list[dict[str, Any]]]:
+    """Play game `index` (seed `config.seed + index`, seats `config.seating(index)`) in this process.
+
+    Returns the finished game, the bot entry per seat and the `cmd:` bots' reports.
+    """
+    game_map = config_map(config)
     seed = config.seed + index
     labels = config.labels()
     entries = config.seating(index)
@@ -125,10 +136,16 @@ def play_one(config: TournamentConfig, index: int) -> GameResult:
     finally:
         end_bots(bots, game)  # the end message, or just closing the programs if the game failed
     notes = [bot.report() for bot in bots if isinstance(bot, CmdBot)]
+    return game, entries, notes
+
+
+def play_one(config: TournamentConfig, index: int) -> GameResult:
+    """Play game `index` of the tournament (in this process)."""
+    game, entries, notes = play_seated(config, index)
     final = final_score(game)
     winners = [s for s, p in enumerate(final.players) if p.name in final.winners]
     return GameResult(
-        game=index, seed=seed, entries=entries, scores=[p.total for p in final.players], winners=winners,
+        game=index, seed=game.seed, entries=entries, scores=[p.total for p in final.players], winners=winners,
         tickets_completed=[len(p.tickets_completed) for p in final.players],
         tickets_failed=[len(p.tickets_failed) for p in final.players], actions=len(game.history),
         notes=[{k: v for k, v in note.items() if k != "stderr_log"} | {"game": index} for note in notes],
@@ -158,7 +175,7 @@ def run_tournament(config: TournamentConfig,
         raise ValueError("a tournament needs at least 1 game")
     if not config.bots:
         raise ValueError("a tournament needs at least one bot")
-    _map(config.map_name)  # a bad map name fails here, not in a worker
+    config_map(config)  # a bad map name fails here, not in a worker
     records = Path(config.records_dir) if config.records_dir else None
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
