@@ -1,9 +1,79 @@
-"""Placeholder: being written (see the open issues). Registers nothing yet."""
+"""`ttr serve`: the browser game (FastAPI + uvicorn), with games kept in a SQL database."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import sys
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add this module's sub-commands (none yet)."""
+    """Add `ttr serve`."""
+    p = sub.add_parser("serve", help="play in the browser: start the game server",
+                       description="Start the browser game's server and print the address to open.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    p.add_argument("--db", default=None,
+                   help="SQLAlchemy database URL (default: SQLite in the user's data directory; "
+                        "e.g. postgresql+psycopg://user@host/db; 'memory' keeps nothing)")
+    p.add_argument("--bot-workers", type=int, default=max(1, min(4, (os.cpu_count() or 2) - 1)),
+                   help="worker processes for bot moves and hints (default: CPUs - 1, at most 4)")
+    p.add_argument("--bot-pool", choices=("process", "thread"), default="process",
+                   help="run bots in worker processes (default) or threads")
+    p.add_argument("--bot-delay", type=float, default=0.6,
+                   help="seconds a bot waits before moving, so people can follow (default 0.6; a game may set its own)")
+    p.add_argument("--leave-grace", type=float, default=30.0,
+                   help="seconds after the last person leaves before bots finish a 'finish' game (default 30)")
+    p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
+                   help="server log level (default warning)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server; returns when it stops (Ctrl-C)."""
+    import asyncio
+    import socket
+
+    import uvicorn
+
+    from ttr.server import ServerConfig, default_db_url
+    from ttr.server.app import create_app
+
+    if args.bot_workers < 1:
+        print("ttr serve: error: --bot-workers must be at least 1", file=sys.stderr)
+        return 2
+    if not 0 <= args.bot_delay <= 10:
+        print("ttr serve: error: --bot-delay must be from 0 to 10 seconds", file=sys.stderr)
+        return 2
+    db = args.db or default_db_url()
+    config = ServerConfig(db=db, bot_workers=args.bot_workers, bot_pool=args.bot_pool, bot_delay=args.bot_delay,
+                          leave_grace=max(0.0, args.leave_grace))
+    try:
+        app = create_app(config)
+    except Exception as exc:  # a bad URL, a database that does not answer, a missing driver
+        print(f"ttr serve: error: cannot open the database {_safe(db)}: {exc}", file=sys.stderr)
+        return 1
+    try:
+        sock = socket.create_server((args.host, args.port))
+    except OSError as exc:
+        print(f"ttr serve: error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"ttr serve: open http://{shown}:{port}/  (database: {_safe(db)}; Ctrl-C stops)", flush=True)
+    server = uvicorn.Server(uvicorn.Config(app, log_level=args.log_level, ws="websockets-sansio", ws_max_size=64 * 1024,
+                                           access_log=args.log_level in ("info", "debug"), lifespan="on"))
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(server.serve(sockets=[sock]))
+    return 0
+
+
+def _safe(url: str) -> str:
+    """The URL without a password."""
+    try:
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url

@@ -1,0 +1,229 @@
+"""The FastAPI application of `ttr serve`: the REST API, the game WebSocket and the page's static files.
+
+`create_app(config)` builds it; the store is opened from `config.db` (any SQLAlchemy URL, or `memory`)
+and the bots run in a `BotPool`. See docs/web-protocol.md for every path and message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from ttr.engine import Game
+from ttr.maps import BUILTIN_MAPS
+from ttr.records import write_record
+from ttr.server.bot_pool import BotPool
+from ttr.server.mapdata import board_svg, map_data, maps_list
+from ttr.server.protocol import MAX_BODY, ProtocolError, parse_client_message
+from ttr.server.rooms import LEVEL_TEXT, LEVELS, ApiError, Connection, GameManager, ServerConfig
+from ttr.server.store import FINISHED, GameStore, open_store
+from ttr.server.views import last_for, view_for
+
+log = logging.getLogger("ttr.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+FALLBACK_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>ttr</title></head>
+<body><h1>ttr serve</h1>
+<p>The server is running, but the page (<code>src/ttr/web/static/</code>) is not installed.</p>
+<p>The API is at <a href="/api/maps">/api/maps</a>; the protocol is in docs/web-protocol.md.</p>
+</body></html>
+"""
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+async def _read_body(request: Request) -> Any:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdecimal() and int(declared) > MAX_BODY:
+        raise ApiError(413, "too_large", f"the body is {declared} bytes; at most {MAX_BODY}")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise ApiError(413, "too_large", f"the body is over {MAX_BODY} bytes")
+        chunks.append(chunk)
+    try:
+        return json.loads(b"".join(chunks) or b"null")
+    except (ValueError, RecursionError):
+        raise ApiError(400, "malformed", "the body is not JSON") from None
+
+
+def create_app(config: ServerConfig | None = None, store: GameStore | None = None,
+               pool: BotPool | None = None) -> FastAPI:
+    """The application. `store` and `pool` default to `open_store(config.db)` and a `BotPool` of the config."""
+    config = config or ServerConfig()
+    the_store = store if store is not None else open_store(config.db)
+    the_pool = pool if pool is not None else BotPool(config.bot_workers, config.bot_pool)
+    manager = GameManager(the_store, the_pool, config)
+    static_dir = Path(config.static_dir) if config.static_dir else WEB_DIR / "static"
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await manager.start()
+        await the_pool.start()
+        try:
+            yield
+        finally:
+            await manager.stop()
+            the_pool.close()
+
+    app = FastAPI(title="ttr", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
+    app.state.manager = manager
+
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return _error(exc.status, exc.code, exc.message)
+
+    # ------------------------------------------------------------------ maps and bots
+
+    @app.get("/api/maps")
+    async def get_maps() -> list[dict[str, Any]]:
+        return maps_list()
+
+    def known_map(name: str) -> str:
+        if name not in BUILTIN_MAPS:
+            raise ApiError(404, "not_found", f"unknown map {name[:40]!r} (maps: {', '.join(BUILTIN_MAPS)})")
+        return name
+
+    @app.get("/api/maps/{name}")
+    async def get_map(name: str) -> dict[str, Any]:
+        return map_data(known_map(name))
+
+    @app.get("/api/maps/{name}/board.svg")
+    async def get_board(name: str) -> Response:
+        return Response(board_svg(known_map(name)), media_type="image/svg+xml")
+
+    @app.get("/api/bots")
+    async def get_bots() -> list[dict[str, Any]]:
+        from ttr.bots import BOTS
+
+        return [{"level": lv, "bot": getattr(BOTS[lv], "name", lv), "description": LEVEL_TEXT[lv]} for lv in LEVELS]
+
+    # ------------------------------------------------------------------ games
+
+    @app.post("/api/games", status_code=201)
+    async def post_game(request: Request) -> JSONResponse:
+        body = await _read_body(request)
+        return JSONResponse(await manager.create(body), status_code=201)
+
+    @app.get("/api/games")
+    async def get_games(limit: str = "50") -> list[dict[str, Any]]:
+        if not limit.isdecimal() or not 1 <= int(limit) <= 500:
+            raise ApiError(400, "malformed", "'limit' must be a whole number from 1 to 500")
+        return await manager.list_summaries(int(limit))
+
+    async def finished_room(game_id: str) -> Any:
+        room = await manager.room(game_id)
+        if room is None:
+            raise ApiError(404, "not_found", f"no game {game_id[:40]!r}")
+        if room.info.status != FINISHED:
+            raise ApiError(409, "not_finished", "the game is still running: records and replays are for finished games")
+        return room
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str) -> dict[str, Any]:
+        summary = await manager.summary(game_id)
+        if summary is None:
+            raise ApiError(404, "not_found", f"no game {game_id[:40]!r}")
+        return summary
+
+    @app.get("/api/games/{game_id}/record")
+    async def get_record(game_id: str) -> JSONResponse:
+        room = await finished_room(game_id)
+        return JSONResponse(write_record(room.game),
+                            headers={"Content-Disposition": f'attachment; filename="ttr-{game_id}.json"'})
+
+    @app.get("/api/games/{game_id}/replay/{step}")
+    async def get_replay(game_id: str, step: str) -> dict[str, Any]:
+        room = await finished_room(game_id)
+        steps = len(room.game.history)
+        if not step.isdecimal() or not 0 <= int(step) <= steps:
+            raise ApiError(400, "malformed", f"'step' must be a whole number from 0 to {steps}")
+        n = int(step)
+        game = Game.new(room.game.map, list(room.game.players), seed=room.info.seed)
+        for _seat, aid, _detail in room.game.history[:n]:
+            game.apply_id(aid)
+        view = view_for(game, None)
+        return {"step": n, "steps": steps, "view": view, "last": last_for(view)}
+
+    # ------------------------------------------------------------------ the game socket
+
+    @app.websocket("/ws/{game_id}")
+    async def game_socket(websocket: WebSocket, game_id: str) -> None:
+        await websocket.accept()
+        conn = Connection(websocket.send_text)
+        writer = asyncio.create_task(conn.writer())
+        try:
+            room = await manager.room(game_id)
+            if room is None:
+                conn.push(ProtocolError("not_found", f"no game {game_id[:40]!r}").to_message())
+                conn.close()
+                await writer
+                await websocket.close(code=4404)
+                return
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    raw = message.get("bytes")
+                await _handle(conn, room, raw)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            manager.leave(conn)
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(writer, 5)
+            if websocket.application_state != WebSocketState.DISCONNECTED:
+                with contextlib.suppress(Exception):
+                    await websocket.close()
+
+    async def _handle(conn: Connection, room: Any, raw: str | bytes | None) -> None:
+        try:
+            data = parse_client_message(raw)
+            kind = data["type"]
+            if kind == "join":
+                await manager.join(conn, room, data["token"])
+            elif not conn.joined:
+                raise ProtocolError("join_first", f"send 'join' before '{kind}'")
+            elif kind == "action":
+                await manager.act(conn, data["version"], data["id"])
+            elif kind == "hint":
+                conn.push(await manager.hint(conn))
+            else:
+                conn.push({"type": "pong"})
+        except ProtocolError as exc:
+            conn.push(exc.to_message())
+        except Exception:
+            log.exception("error handling a message in game %s", room.info.id)
+            conn.push({"type": "error", "code": "internal",
+                       "message": "the server failed on this message; nothing changed"})
+
+    # ------------------------------------------------------------------ the page
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        page = static_dir / "index.html"
+        if page.is_file():
+            return FileResponse(page, media_type="text/html")
+        return HTMLResponse(FALLBACK_PAGE)
+
+    app.mount("/i18n", StaticFiles(directory=WEB_DIR / "i18n", check_dir=False), name="i18n")
+    app.mount("/", StaticFiles(directory=static_dir, html=True, check_dir=False), name="static")
+    return app

@@ -1,0 +1,99 @@
+"""Bots and hints run off the event loop: a pool of worker processes (or threads, for tests).
+
+A bot is built afresh for every move, `make_bot(level, map, seat, seed)` with a seed fixed by the
+game's seed and version, and sees only its seat's view and the legal actions. Work is sent as plain
+data (the map name, the view, the actions), so the same functions run in a process or a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from ttr.engine import Action
+
+log = logging.getLogger("ttr.server")
+
+
+def choose_move(level: str, map_name: str, seat: int, seed: int, view: dict[str, Any], legal: list[Action]) -> int:
+    """The index in `legal` of the action the bot `level` plays (in a worker)."""
+    from ttr.bots import make_bot
+    from ttr.maps import load_map
+
+    bot = make_bot(level, load_map(map_name), seat, seed)
+    action = bot.choose(view, legal)
+    try:
+        return legal.index(action)
+    except ValueError:
+        return 0  # an answer outside the list: the first legal action, as play_game(strict=False) does
+
+
+def hint_move(map_name: str, view: dict[str, Any], legal: list[Action]) -> tuple[int, str]:
+    """The hint for the seat of `view`: the index in `legal` of the suggested action, and why (in a worker)."""
+    from ttr.bots.hint import hint
+    from ttr.maps import load_map
+
+    action, reason = hint(view, legal, load_map(map_name))
+    try:
+        return legal.index(action), reason
+    except ValueError:
+        return 0, reason
+
+
+def _warm() -> int:
+    """Import the bots in a fresh worker (so the first move is not slow)."""
+    import ttr.bots.hint  # noqa: F401
+
+    return os.getpid()
+
+
+class BotPool:
+    """Runs bot moves and hints in `workers` processes (`kind="process"`) or threads (`kind="thread"`)."""
+
+    def __init__(self, workers: int = 2, kind: str = "process") -> None:
+        if kind not in ("process", "thread"):
+            raise ValueError(f"bot pool kind must be 'process' or 'thread', got {kind!r}")
+        self.workers = max(1, workers)
+        self.kind = kind
+        self._executor: Executor = self._make()
+
+    def _make(self) -> Executor:
+        if self.kind == "thread":
+            return ThreadPoolExecutor(self.workers, thread_name_prefix="ttr-bot")
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+
+    async def start(self) -> None:
+        """Start the workers now rather than at the first move."""
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(self._executor, _warm) for _ in range(self.workers)))
+
+    async def run(self, fn: Any, *args: Any) -> Any:
+        """`fn(*args)` in a worker; a broken process pool is replaced once and the call tried again."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor, fn, *args)
+        except BrokenProcessPool:
+            log.warning("bot worker pool broke; starting a new one")
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = self._make()
+            return await loop.run_in_executor(self._executor, fn, *args)
+
+    async def choose(self, level: str, map_name: str, seat: int, seed: int, view: dict[str, Any],
+                     legal: list[Action]) -> int:
+        """The index in `legal` that bot `level` plays."""
+        index: int = await self.run(choose_move, level, map_name, seat, seed, view, legal)
+        return index
+
+    async def hint(self, map_name: str, view: dict[str, Any], legal: list[Action]) -> tuple[int, str]:
+        """The hint's index in `legal` and its reason."""
+        result: tuple[int, str] = await self.run(hint_move, map_name, view, legal)
+        return result
+
+    def close(self) -> None:
+        """Stop the workers (pending moves are cancelled)."""
+        self._executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,516 @@
+"""The live games: one `Room` per game (the rebuilt `Game`, its lock, its connections, its bot task),
+and the `GameManager` that creates, loads, plays and broadcasts them.
+
+Order of checks for an action (docs/web-protocol.md): the connection's seat (its token was checked at
+`join`), the game not over, the seat to move, the version (compare-and-set), then the rules. An accepted
+action is stored (append-only, compare-and-set on the version) before it is applied and broadcast; all of
+it happens under the game's lock, so of two simultaneous actions one applies and the other is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from ttr.bots import BOTS
+from ttr.engine import Game
+from ttr.maps import BUILTIN_MAPS, load_map
+from ttr.server.bot_pool import BotPool
+from ttr.server.protocol import ProtocolError
+from ttr.server.store import RUNNING, GameInfo, GameStore, SeatInfo, StaleVersionError, StoreError
+from ttr.server.views import last_for, legal_json, seats_json, summary_json, view_for, winner_seats
+
+log = logging.getLogger("ttr.server")
+T = TypeVar("T")
+
+LEVELS = ("easy", "medium", "hard", "expert")
+LEVEL_TEXT = {
+    "easy": "plays long routes, takes few risks (long_route_junkie)",
+    "medium": "plans its tickets and collects the colours it needs (greedy)",
+    "hard": "searches ahead over the hidden cards (mcts, short budget)",
+    "expert": "searches ahead longer (mcts, large budget; slower)",
+}
+MAX_NAME = 40
+
+
+class ApiError(Exception):
+    """A refused REST request: HTTP `status`, a `code` and a message naming the problem."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class ServerConfig:
+    """Options of `ttr serve` that shape the games (the CLI fills these in)."""
+
+    db: str = "memory"
+    bot_workers: int = 2
+    bot_pool: str = "process"  # "process" or "thread"
+    bot_delay: float = 0.6  # default seconds a bot waits before it moves (a game may set its own)
+    leave_grace: float = 30.0  # seconds without any person connected before "finish" games go on with bots
+    standin_level: str = "medium"  # the bot that plays for people who left a "finish" game
+    static_dir: str | None = None  # None: the package's src/ttr/web/static
+
+
+class Connection:
+    """One WebSocket client: its seat once joined (None: spectator) and an outgoing queue."""
+
+    def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
+        self._send = send
+        self.joined = False
+        self.seat: int | None = None
+        self.room: Room | None = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+
+    def push(self, message: dict[str, Any] | str) -> None:
+        """Queue a message for this client (never blocks)."""
+        if not self.closed:
+            self.queue.put_nowait(message if isinstance(message, str) else json.dumps(message))
+
+    async def writer(self) -> None:
+        """Send queued messages until `close()`; stops quietly when the socket is gone."""
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                return
+            try:
+                await self._send(text)
+            except Exception:
+                self.closed = True
+                return
+
+    def close(self) -> None:
+        """Stop the writer after what is queued."""
+        self.closed = True
+        self.queue.put_nowait(None)
+
+
+@dataclass
+class Room:
+    """A game in memory: the stored info, the rebuilt game, its lock and connections."""
+
+    info: GameInfo
+    game: Game
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Connection] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    people_left_at: float | None = None  # when the last person left (None: someone is here, or never came)
+    _messages: dict[tuple[str, int | None], str] = field(default_factory=dict)  # this version's messages
+    _legal: tuple[int, list[Any], list[dict[str, Any]]] | None = None
+
+    @property
+    def version(self) -> int:
+        """The number of actions applied."""
+        return len(self.game.history)
+
+    def connected_seats(self) -> set[int]:
+        """Seats with at least one open connection."""
+        return {c.seat for c in self.conns if c.seat is not None}
+
+    def people_here(self) -> bool:
+        """Whether any human seat has a connection."""
+        return any(self.info.seats[s].type == "human" for s in self.connected_seats())
+
+    def legal(self) -> tuple[list[int], list[Any], list[dict[str, Any]]]:
+        """The legal ids, actions and protocol list at this version (worked out once per version)."""
+        if self._legal is None or self._legal[0] != self.version:
+            ids, actions, listed = legal_json(self.game)
+            self._legal = (self.version, [ids, actions], listed)
+        ids, actions = self._legal[1]
+        return ids, actions, self._legal[2]
+
+    def message(self, kind: str, seat: int | None) -> str:
+        """The `snapshot` or `update` message for `seat` (None: spectator), built once per version."""
+        key = (kind, seat)
+        if self._messages.get(("@version", None)) != str(self.version):
+            self._messages = {("@version", None): str(self.version)}
+        text = self._messages.get(key)
+        if text is None:
+            game = self.game
+            view = view_for(game, seat)
+            legal = self.legal()[2] if seat is not None and not game.is_over and seat == game.current else []
+            msg: dict[str, Any] = {
+                "type": kind, "version": self.version, "view": view, "legal": legal,
+                "seats": seats_json(self.info, self.connected_seats()), "status": self.info.status,
+            }
+            if kind == "snapshot":
+                msg["seat"] = seat
+                info = self.info
+                msg["game"] = {"id": info.id, "map": info.map, "when_people_leave": info.when_people_leave}
+            else:
+                msg["last"] = last_for(view)
+            text = self._messages[key] = json.dumps(msg)
+        return text
+
+    def forget_messages(self) -> None:
+        """Drop the built messages (the seats' connection state changed)."""
+        self._messages = {}
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class GameManager:
+    """Creates, loads, plays and broadcasts games; the transport (FastAPI) calls it."""
+
+    def __init__(self, store: GameStore, pool: BotPool, config: ServerConfig) -> None:
+        self.store = store
+        self.pool = pool
+        self.config = config
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        sqlite = getattr(store, "is_sqlite", False) or not hasattr(store, "engine")
+        self._db = ThreadPoolExecutor(1 if sqlite else 4, thread_name_prefix="ttr-db")
+        self._timers: set[asyncio.TimerHandle] = set()
+        self.stopping = False
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a store call in the store's thread(s)."""
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def start(self) -> None:
+        """Load every running game and let its bots go on (after a restart, games resume where they were)."""
+        infos = await self.db(self.store.list_games, 0, RUNNING)
+        for info in infos:
+            try:
+                room = await self.room(info.id)
+            except Exception:
+                log.exception("cannot load game %s", info.id)
+                continue
+            if room is not None and room.version > 0:
+                room.people_left_at = time.time()
+                self._arm_leave_timer(room)
+            if room is not None:
+                self._schedule(room)
+
+    async def stop(self) -> None:
+        """Stop the bot tasks and close the store."""
+        self.stopping = True
+        for timer in self._timers:
+            timer.cancel()
+        tasks = [r.bot_task for r in self.rooms.values() if r.bot_task is not None and not r.bot_task.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        for room in self.rooms.values():
+            for conn in room.conns:
+                conn.close()
+        self._db.shutdown(wait=True)
+        self.store.close()
+
+    # ------------------------------------------------------------------ games
+
+    async def room(self, game_id: str) -> Room | None:
+        """The live room of a game, loaded from the store (and replayed) on first use; None if unknown."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            return room
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(game_id)
+            if room is not None:
+                return room
+            info = await self.db(self.store.get_game, game_id)
+            if info is None:
+                self._loading.pop(game_id, None)
+                return None
+            stored = await self.db(self.store.actions, game_id)
+            game = Game.new(load_map(info.map), [s.name for s in info.seats], seed=info.seed)
+            for action in stored:
+                if action.seat != game.current:
+                    raise StoreError(f"game {game_id}: stored action {action.version} is by seat {action.seat}, "
+                                     f"but seat {game.current} was to move")
+                game.apply_id(action.action_id)
+            info.version = len(game.history)
+            room = self.rooms[game_id] = Room(info, game)
+            self._loading.pop(game_id, None)
+            return room
+
+    async def create(self, body: Any) -> dict[str, Any]:
+        """Create a game from a `POST /api/games` body; the answer holds each human seat's token, once."""
+        info, tokens = self._parse_create(body)
+        await self.db(self.store.create_game, info)
+        game = Game.new(load_map(info.map), [s.name for s in info.seats], seed=info.seed)
+        room = self.rooms[info.id] = Room(info, game)
+        self._schedule(room)
+        seats = []
+        for i, s in enumerate(info.seats):
+            entry: dict[str, Any] = {"seat": i, "name": s.name, "type": s.type, "level": s.level}
+            if i in tokens:
+                entry["token"] = tokens[i]
+            seats.append(entry)
+        return {"id": info.id, "map": info.map, "seats": seats}
+
+    def _parse_create(self, body: Any) -> tuple[GameInfo, dict[int, str]]:
+        def bad(message: str, code: str = "malformed") -> ApiError:
+            return ApiError(400, code, message)
+
+        if not isinstance(body, dict):
+            raise bad("the body is a JSON object: {map, seats, when_people_leave, seed?}")
+        map_name = body.get("map", "europe")
+        if not isinstance(map_name, str) or map_name not in BUILTIN_MAPS:
+            raise bad(f"unknown map {str(map_name)[:40]!r} (maps: {', '.join(BUILTIN_MAPS)})", "unknown_map")
+        rules = load_map(map_name).rules
+        raw_seats = body.get("seats")
+        if not isinstance(raw_seats, list):
+            raise bad("'seats' must be a list of {type: 'human', name} or {type: 'bot', level, name?}")
+        if not rules.players_min <= len(raw_seats) <= rules.players_max:
+            raise bad(f"{map_name} is for {rules.players_min}-{rules.players_max} players, got {len(raw_seats)} seats",
+                      "bad_seats")
+        seats: list[SeatInfo] = []
+        tokens: dict[int, str] = {}
+        names: set[str] = set()
+        for i, raw in enumerate(raw_seats):
+            if not isinstance(raw, dict):
+                raise bad(f"seat {i} must be an object")
+            kind = raw.get("type")
+            name = raw.get("name")
+            if name is not None and not isinstance(name, str):
+                raise bad(f"seat {i}: 'name' must be a string")
+            name = " ".join((name or "").split())[:MAX_NAME]
+            if kind == "human":
+                level = None
+                name = name or f"Player {i + 1}"
+            elif kind == "bot":
+                level = raw.get("level", "medium")
+                if not isinstance(level, str) or level not in BOTS:
+                    raise bad(f"seat {i}: unknown bot level {str(level)[:40]!r} (levels: {', '.join(LEVELS)})",
+                              "unknown_level")
+                name = name or f"Bot {i + 1} ({level})"
+            else:
+                raise bad(f"seat {i}: 'type' must be 'human' or 'bot', got {str(kind)[:20]!r}")
+            base, n = name, 2
+            while name in names:
+                name = f"{base} ({n})"
+                n += 1
+            names.add(name)
+            token_hash = None
+            if kind == "human":
+                token = secrets.token_urlsafe(24)
+                tokens[i] = token
+                token_hash = hash_token(token)
+            seats.append(SeatInfo(name, kind, level, token_hash))
+        when = body.get("when_people_leave", "finish")
+        if when not in ("finish", "wait"):
+            raise bad(f"'when_people_leave' must be 'finish' or 'wait', got {str(when)[:20]!r}")
+        seed = body.get("seed")
+        if seed is None:
+            seed = secrets.randbits(53)
+        elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            raise bad("'seed' must be an integer from 0 to 2**63 - 1")
+        delay = body.get("bot_delay", self.config.bot_delay)
+        if not isinstance(delay, int | float) or isinstance(delay, bool) or not 0 <= delay <= 10:
+            raise bad("'bot_delay' must be a number of seconds from 0 to 10")
+        info = GameInfo(id=secrets.token_hex(6), map=map_name, seed=seed, seats=seats, when_people_leave=when,
+                        bot_delay=float(delay), created=time.time())
+        return info, tokens
+
+    async def summary(self, game_id: str) -> dict[str, Any] | None:
+        """A game's summary, or None."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            return summary_json(room.info, room.connected_seats())
+        info = await self.db(self.store.get_game, game_id)
+        return summary_json(info, set()) if info is not None else None
+
+    async def list_summaries(self, limit: int) -> list[dict[str, Any]]:
+        """Recent games, newest first."""
+        infos = await self.db(self.store.list_games, limit, None)
+        out = []
+        for info in infos:
+            room = self.rooms.get(info.id)
+            out.append(summary_json(room.info if room else info, room.connected_seats() if room else set()))
+        return out
+
+    # ------------------------------------------------------------------ connections
+
+    async def join(self, conn: Connection, room: Room, token: str | None) -> None:
+        """Attach `conn` to its seat (by token) or as a spectator, and send it the snapshot."""
+        seat: int | None = None
+        if token is not None:
+            digest = hash_token(token)
+            for i, s in enumerate(room.info.seats):
+                if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                    seat = i
+                    break
+            else:
+                raise ProtocolError("bad_token", "no seat of this game has that token")
+        if conn.room is not None and conn.room is not room:
+            self.leave(conn)
+        before = room.connected_seats()
+        conn.seat, conn.joined, conn.room = seat, True, room
+        room.conns.add(conn)
+        if seat is not None and room.info.seats[seat].type == "human":
+            room.people_left_at = None
+        conn.push(room.message("snapshot", seat))
+        if room.connected_seats() != before:
+            self._seats_changed(room)
+
+    def leave(self, conn: Connection) -> None:
+        """Detach a closed connection; if the last person left a "finish" game, bots go on after the grace."""
+        room = conn.room
+        conn.close()
+        if room is None or conn not in room.conns:
+            return
+        before = room.connected_seats()
+        room.conns.discard(conn)
+        conn.room = None
+        if room.connected_seats() != before:
+            self._seats_changed(room)
+        if not room.people_here() and room.people_left_at is None and conn.seat is not None:
+            room.people_left_at = time.time()
+            self._arm_leave_timer(room)
+
+    def _arm_leave_timer(self, room: Room) -> None:
+        if room.info.when_people_leave != "finish" or room.game.is_over or self.stopping:
+            return
+        loop = asyncio.get_running_loop()
+        handle: asyncio.TimerHandle
+
+        def fire() -> None:
+            self._timers.discard(handle)
+            self._schedule(room)
+
+        handle = loop.call_later(self.config.leave_grace, fire)
+        self._timers.add(handle)
+
+    def _seats_changed(self, room: Room) -> None:
+        room.forget_messages()
+        msg = json.dumps({"type": "seats", "seats": seats_json(room.info, room.connected_seats())})
+        for c in room.conns:
+            c.push(msg)
+
+    # ------------------------------------------------------------------ actions
+
+    async def act(self, conn: Connection, version: int, action_id: int) -> None:
+        """A seat's action from its connection; `ProtocolError` (and no change) if refused."""
+        room = conn.room
+        if room is None or not conn.joined:
+            raise ProtocolError("join_first", "send 'join' first")
+        if conn.seat is None:
+            raise ProtocolError("spectator", "spectators cannot act: join with a seat's token to play")
+        await self.apply(room, conn.seat, version, action_id)
+
+    async def apply(self, room: Room, seat: int, version: int, action_id: int) -> None:
+        """Check, store, apply and broadcast one action of `seat` (people and bots alike)."""
+        async with room.lock:
+            game = room.game
+            if game.is_over:
+                raise ProtocolError("game_over", "the game is over")
+            if seat != game.current:
+                raise ProtocolError("not_your_turn", f"it is seat {game.current}'s turn ({game.players[game.current]})")
+            if version != room.version:
+                raise ProtocolError("stale_version", f"the game is at version {room.version}, not {version}: "
+                                                     "another action came first")
+            why = game.why_illegal(action_id)
+            if why is not None:
+                rule, reason = why
+                raise ProtocolError("illegal", f"{rule}: {reason}" if rule else reason, rule or None)
+            try:
+                await self.db(self.store.append_action, room.info.id, version, seat, action_id)
+            except StaleVersionError as exc:
+                raise ProtocolError("stale_version", str(exc)) from None
+            game.apply_id(action_id)
+            room.info.version = room.version
+            if game.is_over:
+                winners = winner_seats(game)
+                await self.db(self.store.finish, room.info.id, room.version, winners)
+                room.info.status, room.info.winners = "finished", winners
+            self._broadcast(room)
+        self._schedule(room)
+
+    def _broadcast(self, room: Room) -> None:
+        for c in room.conns:
+            c.push(room.message("update", c.seat))
+
+    async def hint(self, conn: Connection) -> dict[str, Any]:
+        """The `hint` message for the connection's seat (it must be that seat's turn)."""
+        room = conn.room
+        if room is None or not conn.joined:
+            raise ProtocolError("join_first", "send 'join' first")
+        if conn.seat is None:
+            raise ProtocolError("spectator", "spectators get no hints: join with a seat's token")
+        game = room.game
+        if game.is_over:
+            raise ProtocolError("game_over", "the game is over")
+        if conn.seat != game.current:
+            raise ProtocolError("not_your_turn", f"it is seat {game.current}'s turn: hints are for your turn")
+        ids, actions, _ = room.legal()
+        view = view_for(game, conn.seat)
+        view["map"] = room.info.map
+        index, reason = await self.pool.hint(room.info.map, view, list(actions))
+        return {"type": "hint", "id": ids[index], "text": str(actions[index]), "reason": reason,
+                "version": room.version}
+
+    # ------------------------------------------------------------------ bots
+
+    def _bot_level(self, room: Room) -> str | None:
+        """The bot that plays the seat to move, if any: its own, or the stand-in for people who left."""
+        game = room.game
+        if game.is_over or self.stopping:
+            return None
+        seat = room.info.seats[game.current]
+        if seat.type == "bot":
+            return seat.level
+        if (room.info.when_people_leave == "finish" and room.people_left_at is not None and not room.people_here()
+                and time.time() - room.people_left_at >= self.config.leave_grace - 1e-3):
+            return self.config.standin_level
+        return None
+
+    def _schedule(self, room: Room) -> None:
+        if room.bot_task is not None and not room.bot_task.done():
+            return
+        if self._bot_level(room) is None:
+            return
+        room.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(room))
+
+    async def _bot_loop(self, room: Room) -> None:
+        """Play bot moves while a bot is to move (a move whose version went stale is thought again)."""
+        while True:
+            level = self._bot_level(room)
+            if level is None:
+                return
+            game, version = room.game, room.version
+            seat = game.current
+            if room.info.bot_delay > 0:
+                await asyncio.sleep(room.info.bot_delay)
+                if room.version != version:
+                    continue
+            view = view_for(game, seat)
+            view["map"] = room.info.map
+            ids, actions, _ = room.legal()
+            seed = (room.info.seed * 1_000_003 + version) % 2**63
+            try:
+                index = await self.pool.choose(level, room.info.map, seat, seed, view, list(actions))
+            except Exception:
+                log.exception("bot %s failed in game %s at version %d; it plays its first legal action",
+                              level, room.info.id, version)
+                index = 0
+            if room.version != version:
+                continue
+            try:
+                await self.apply(room, seat, version, ids[index])
+            except ProtocolError as exc:
+                log.warning("bot move refused in game %s: %s", room.info.id, exc.message)
+                await asyncio.sleep(0.05)

@@ -1,0 +1,95 @@
+"""What the server sends about a game: views without the map, the legal list, the last action, summaries.
+
+Every message about a game's state is built here, from `seat_view` (a seat) or `public_view` (a
+spectator) only, so no message can hold more than its reader may see.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ttr.bots.base import legal_actions
+from ttr.engine import Action, Game, final_score, public_view, seat_view
+from ttr.server.store import GameInfo
+
+
+def view_for(game: Game, seat: int | None) -> dict[str, Any]:
+    """`seat_view` of `seat` (None: `public_view`) without the `map` key; once over, the full breakdown."""
+    view = seat_view(game, seat) if seat is not None else public_view(game)
+    view.pop("map", None)
+    if game.is_over:
+        view["final"] = final_json(game)
+    return view
+
+
+def final_json(game: Game) -> dict[str, Any]:
+    """The final breakdown (`final_score(game).to_json()`) with the seats of the winners, the tie-break
+    that decided, and per player the European Express path and the New York attractions reached."""
+    fs = final_score(game)
+    out = fs.to_json()
+    for seat, (entry, score) in enumerate(zip(out["players"], fs.players, strict=True)):
+        entry["seat"] = seat
+        entry["longest_path_routes"] = list(score.longest_path_routes)
+        entry["attraction_cities"] = list(score.attraction_cities)
+    out["winner_seats"] = [i for i, p in enumerate(fs.players) if p.name in fs.winners]
+    out["decided_by"] = fs.decided_by
+    return out
+
+
+def winner_seats(game: Game) -> list[int]:
+    """The seats of the winners of a finished game."""
+    fs = final_score(game)
+    return [i for i, p in enumerate(fs.players) if p.name in fs.winners]
+
+
+def legal_json(game: Game) -> tuple[list[int], list[Action], list[dict[str, Any]]]:
+    """The legal ids, the same as `Action`s, and the `legal` list of the protocol (`[{id, text, action}]`)."""
+    ids, actions = legal_actions(game)
+    return ids, actions, [{"id": i, "text": str(a), "action": a.to_json()} for i, a in zip(ids, actions, strict=True)]
+
+
+def log_text(entry: dict[str, Any]) -> str:
+    """The short text of a log entry as its reader sees it (others' blind draws read "draw deck")."""
+    kind = entry.get("action")
+    if kind == "keep_tickets" and "tickets" not in entry:
+        count = int(entry.get("count", 0))
+        return f"keep {count} ticket{'s' if count != 1 else ''}"
+    if kind == "draw_card" and entry.get("from") == "deck":
+        return "draw deck"
+    try:
+        return str(Action.from_json(entry))
+    except ValueError:
+        return str(kind)
+
+
+def last_for(view: dict[str, Any]) -> dict[str, Any] | None:
+    """`{seat, text, action}` for the last action of the view's log, as the view's reader may see it."""
+    log = view.get("log") or []
+    if not log:
+        return None
+    entry = dict(log[-1])
+    seat = entry.pop("player", None)
+    return {"seat": seat, "text": log_text(entry), "action": entry}
+
+
+def iso_time(stamp: float) -> str:
+    """A Unix time as ISO 8601 UTC (seconds)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(stamp))
+
+
+def seats_json(info: GameInfo, connected: set[int]) -> list[dict[str, Any]]:
+    """`[{seat, name, type, level, connected}]`: never a token or its hash. Bot seats count as connected."""
+    return [
+        {"seat": i, "name": s.name, "type": s.type, "level": s.level, "connected": s.type == "bot" or i in connected}
+        for i, s in enumerate(info.seats)
+    ]
+
+
+def summary_json(info: GameInfo, connected: set[int]) -> dict[str, Any]:
+    """A game's summary for `/api/games`: `{id, map, status, version, created, seats, winners, when_people_leave}`."""
+    return {
+        "id": info.id, "map": info.map, "status": info.status, "version": info.version,
+        "created": iso_time(info.created), "seats": seats_json(info, connected), "winners": info.winners,
+        "when_people_leave": info.when_people_leave,
+    }
