@@ -1,0 +1,18 @@
+"""Environments for learning agents: PettingZoo (`aec_env`), Gymnasium (`gym_env`), OpenSpiel (`ttr.envs.openspiel`).
+
+Needs the `envs` extra (`pip install 'ttr[envs]'`); the OpenSpiel game needs `ttr[openspiel]`. The action and
+observation layouts are in docs/envs.md.
+"""
+
+import gymnasium
+
+from ttr.envs.aec import TicketToRideAEC, aec_env
+from ttr.envs.core import EnvCore
+from ttr.envs.gym_env import TicketToRideGym, gym_env
+from ttr.envs.observation import ObservationEncoder
+
+GYM_ID = "ttr/TicketToRide-v0"
+if GYM_ID not in gymnasium.registry:
+    gymnasium.register(id=GYM_ID, entry_point="ttr.envs.gym_env:TicketToRideGym")
+
+__all__ = ["GYM_ID", "EnvCore", "ObservationEncoder", "TicketToRideAEC", "TicketToRideGym", "aec_env", "gym_env"]

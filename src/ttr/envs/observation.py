@@ -1,0 +1,181 @@
+"""The observation vector: a fixed-size float32 array of what one seat may see, segment by segment.
+
+Other seats appear in seat order relative to the observer (offset 1 is the next seat to play after it).
+Nothing here reads another seat's hand or tickets, a ticket offer to another seat, the deck or discard
+order, or the RNG: only the observer's own hand, tickets and offer, and what every seat sees (the board,
+the face-up row, counts of cards in piles and hands, scores, a pending tunnel's revealed cards).
+`SEGMENTS` in `ObservationEncoder` lists every segment with its size (docs/envs.md has the table).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ttr.engine import Game
+from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, TUNNEL
+from ttr.maps import GameMap
+
+NUM_PHASES = 6  # choose setup tickets, main, second card, tunnel payment, choose drawn tickets, over
+
+
+class ObservationEncoder:
+    """Encodes a game from one seat's side into a fixed vector; the layout depends on (map, players)."""
+
+    def __init__(self, game_map: GameMap, num_players: int) -> None:
+        n = num_players
+        cards = len(game_map.colors) + 1
+        routes = len(game_map.routes)
+        cities = len(game_map.cities)
+        tickets = len(game_map.tickets)
+        self.n = n
+        self.cards = cards
+        self.segments: list[tuple[str, int, str]] = [
+            ("phase", NUM_PHASES, "one-hot: choose setup tickets, main, second card, tunnel payment, "
+                                  "choose drawn tickets, game over"),
+            ("to_move", n, "one-hot: the seat to move, relative to the observer (0 = the observer)"),
+            ("hand", cards, "the observer's cards per type (colours in map order, the wild card last)"),
+            ("face_up", cards, "face-up cards per type"),
+            ("discard", cards, "discard pile cards per type"),
+            ("piles", 3, "train deck size, discard pile size, ticket deck size"),
+            ("route_owner", routes * n, "per route, one-hot of the owner's relative seat (all 0: unclaimed)"),
+            ("route_open", routes, "per route, 1 if it can still be claimed by some seat"),
+            ("station_owner", cities * n, "per city, one-hot of the station owner's relative seat"),
+            ("players", n * 5, "per relative seat: hand size, tickets held, trains left, stations left, "
+                               "route points so far"),
+            ("tickets_held", tickets, "1 for each ticket the observer holds"),
+            ("tickets_joined", tickets, "1 for each held ticket whose cities the observer's own routes join"),
+            ("offer", tickets, "1 for each ticket offered to the observer (while it chooses)"),
+            ("offer_current", tickets, "1 for the offered ticket under decision now"),
+            ("offer_kept", tickets, "1 for each offered ticket already marked keep in this choice"),
+            ("tunnel_revealed", cards, "a pending tunnel's revealed cards per type"),
+            ("tunnel_colour", cards, "one-hot: the card type the pending tunnel was paid with"),
+            ("tunnel_extra", 1, "the extra cards the pending tunnel asks for"),
+            ("final_round", 2, "1 once the last round has started; turns left in it"),
+        ]
+        self.offsets: dict[str, int] = {}
+        pos = 0
+        for name, size, _ in self.segments:
+            self.offsets[name] = pos
+            pos += size
+        self.size = pos
+        rules = game_map.rules
+        card_total = len(game_map.colors) * game_map.per_color + game_map.wild_count
+        highs = {
+            "hand": card_total, "face_up": rules.face_up, "discard": card_total, "piles": max(card_total,
+                                                                                                len(game_map.tickets)),
+            "players": max(card_total, len(game_map.tickets), rules.pieces, 10_000),
+            "tunnel_revealed": max(rules.tunnel_reveal, 1), "tunnel_extra": max(rules.tunnel_reveal, 1),
+            "final_round": n + 1,
+        }
+        high = np.ones(self.size, np.float32)
+        for name, size, _ in self.segments:
+            if name in highs:
+                high[self.offsets[name]:self.offsets[name] + size] = highs[name]
+        self.high = high
+        self.map = game_map
+        city = game_map.city
+        self._route_a = np.array([city(r.a).index for r in game_map.routes], dtype=np.intp)
+        self._route_b = np.array([city(r.b).index for r in game_map.routes], dtype=np.intp)
+        self._ticket_a = [city(t.a).index for t in game_map.tickets]
+        self._ticket_b = [city(t.b).index for t in game_map.tickets]
+        self._routes = routes
+        self._cities = cities
+        self._buf = np.zeros(self.size, np.float32)
+
+    def encode(self, game: Game, seat: int, kept: list[bool] | None = None) -> np.ndarray:
+        """A new vector of what `seat` sees in `game`; `kept` are the keep/return decisions so far in the
+        observer's own ticket choice (the environments' sequential sub-decisions)."""
+        out = self._buf
+        out.fill(0.0)
+        off = self.offsets
+        n = self.n
+        phase = game.phase
+        out[off["phase"] + phase] = 1.0
+        out[off["to_move"] + (game.current - seat) % n] = 1.0
+        cards = self.cards
+        o = off["hand"]
+        out[o:o + cards] = game.hands[seat]
+        o = off["face_up"]
+        for c in game.face_up:
+            if c >= 0:
+                out[o + c] += 1.0
+        o = off["discard"]
+        if game.discard:
+            out[o:o + cards] = np.bincount(game.discard, minlength=cards)
+        o = off["piles"]
+        out[o] = len(game.deck)
+        out[o + 1] = len(game.discard)
+        out[o + 2] = len(game.ticket_deck)
+        owner = np.asarray(game.owner, dtype=np.intp)
+        claimed = np.flatnonzero(owner >= 0)
+        if claimed.size:
+            out[off["route_owner"] + claimed * n + (owner[claimed] - seat) % n] = 1.0
+        o = off["route_open"]
+        out[o:o + self._routes] = [0.0 if b else 1.0 for b in game.blocked]
+        station = np.asarray(game.station_owner, dtype=np.intp)
+        built = np.flatnonzero(station >= 0)
+        if built.size:
+            out[off["station_owner"] + built * n + (station[built] - seat) % n] = 1.0
+        o = off["players"]
+        for rel in range(n):
+            p = (seat + rel) % n
+            base = o + rel * 5
+            out[base] = sum(game.hands[p])
+            out[base + 1] = len(game.tickets[p])
+            out[base + 2] = game.trains[p]
+            out[base + 3] = game.stations_left[p]
+            out[base + 4] = game.scores[p]
+        held = game.tickets[seat]
+        if held:
+            o = off["tickets_held"]
+            out[o + np.asarray(held, dtype=np.intp)] = 1.0
+            self._joined(out, owner, seat, held)
+        if phase in (CHOOSE_SETUP, CHOOSE_TICKETS) and game.current == seat:
+            offered = game.offered
+            out[off["offer"] + np.asarray(offered, dtype=np.intp)] = 1.0
+            decided = kept or []
+            if len(decided) < len(offered):
+                out[off["offer_current"] + offered[len(decided)]] = 1.0
+            o = off["offer_kept"]
+            for i, keep in enumerate(decided):
+                if keep:
+                    out[o + offered[i]] = 1.0
+        if phase == TUNNEL:
+            o = off["tunnel_revealed"]
+            for c in game.t_revealed:
+                out[o + c] += 1.0
+            if game.t_color >= 0:
+                out[off["tunnel_colour"] + game.t_color] = 1.0
+            out[off["tunnel_extra"]] = game.t_extra
+        if game.final_turns >= 0:
+            o = off["final_round"]
+            out[o] = 1.0
+            out[o + 1] = game.final_turns
+        return out.copy()
+
+    def _joined(self, out: np.ndarray, owner: np.ndarray, seat: int, held: list[int]) -> None:
+        """Mark the held tickets whose two cities the seat's own routes connect (stations not counted)."""
+        mine = np.flatnonzero(owner == seat)
+        if not mine.size:
+            return
+        parent = list(range(self._cities))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for a, b in zip(self._route_a[mine].tolist(), self._route_b[mine].tolist(), strict=True):
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                parent[ra] = rb
+        o = self.offsets["tickets_joined"]
+        for t in held:
+            if find(self._ticket_a[t]) == find(self._ticket_b[t]):
+                out[o + t] = 1.0
+
+    def segment(self, vector: np.ndarray, name: str) -> np.ndarray:
+        """The slice of an observation vector that holds segment `name`."""
+        size = next(s for seg, s, _ in self.segments if seg == name)
+        return vector[self.offsets[name]:self.offsets[name] + size]
