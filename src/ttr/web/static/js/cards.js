@@ -1,0 +1,16 @@
+// Card chips: a colour swatch with its letter (or the wild card's pattern), a name and a count.
+import { FILLS, textOn } from "./colors.js";
+import { colorName } from "./i18n.js";
+import { h } from "./dom.js";
+
+export function cardChip(card, letters, count = null, extra = {}) {
+  const fill = FILLS[card] || card;
+  const wild = card === "locomotive" || card === "taxi";
+  const letter = wild ? "★" : letters[card] || card.slice(0, 1).toUpperCase();
+  const swatch = h("span", { class: `swatch card-${card}`, "aria-hidden": "true" }, letter);
+  swatch.style.background = fill;
+  swatch.style.color = wild ? "#111" : textOn(fill);
+  const label = count === null ? colorName(card) : `${colorName(card)} × ${count}`;
+  return h("span", { class: "chip", dataset: { card }, title: label, ...extra }, swatch,
+    h("span", { class: "chip-name" }, colorName(card)), count === null ? null : h("span", { class: "chip-count" }, `×${count}`));
+}

@@ -1,0 +1,199 @@
+// The lobby: create a game (map, seats, bots), invite links, your games, recent games to watch or replay.
+import { api, loadSeats, saveSeat, forgetSeat, inviteLink } from "./api.js";
+import { h, clear, announce } from "./dom.js";
+import { t, translateDom } from "./i18n.js";
+
+export async function showLobby(main) {
+  const [maps, bots] = await Promise.all([api.maps(), api.bots().catch(() => [])]);
+  const levels = bots.length ? bots.map((b) => b.level) : ["easy", "medium", "hard", "expert"];
+  const view = new Lobby(main, maps, levels);
+  view.render();
+  return view;
+}
+
+class Lobby {
+  constructor(main, maps, levels) {
+    this.main = main;
+    this.maps = maps;
+    this.levels = levels;
+    this.mapName = maps.length ? maps[0].name : "europe";
+    this.seats = [
+      { type: "human", name: "" },
+      { type: "bot", level: levels.includes("medium") ? "medium" : levels[0] },
+    ];
+    this.created = null;
+  }
+
+  mapInfo() {
+    return this.maps.find((m) => m.name === this.mapName) || { players_min: 2, players_max: 5 };
+  }
+
+  relabel() {
+    this.render();
+  }
+
+  render() {
+    const focusId = document.activeElement && document.activeElement.id;
+    clear(this.main);
+    this.main.append(
+      h("h1", { "data-i18n": "lobby.title" }),
+      this.created ? this.renderCreated() : this.renderForm(),
+      this.renderYourGames(),
+      h("section", { class: "panel", "aria-labelledby": "recent-h" },
+        h("h2", { id: "recent-h", "data-i18n": "lobby.recent" }),
+        h("div", { id: "recent-games" }, h("p", { "data-i18n": "lobby.loading" }))),
+    );
+    translateDom(this.main);
+    this.loadRecent();
+    if (focusId && document.getElementById(focusId)) document.getElementById(focusId).focus();
+  }
+
+  renderForm() {
+    const info = this.mapInfo();
+    const form = h("form", { class: "panel create", id: "create-form", onsubmit: (ev) => { ev.preventDefault(); this.create(); } });
+    const mapSelect = h("select", { id: "map-select", name: "map", onchange: (ev) => {
+      this.mapName = ev.target.value;
+      const max = this.mapInfo().players_max;
+      this.seats = this.seats.slice(0, max);
+      this.render();
+    } }, this.maps.map((m) => h("option", { value: m.name, selected: m.name === this.mapName }, t(`map.${m.name}`))));
+    form.append(
+      h("h2", { "data-i18n": "lobby.create" }),
+      h("label", { class: "field" }, h("span", { "data-i18n": "lobby.map" }), mapSelect),
+      h("p", { class: "note" }, t("lobby.seat_range", { min: info.players_min, max: info.players_max })),
+    );
+    const list = h("ol", { class: "seat-list" });
+    this.seats.forEach((seat, i) => list.append(this.renderSeat(seat, i, info)));
+    form.append(list);
+    form.append(
+      h("div", { class: "row" },
+        h("button", { type: "button", id: "add-seat", disabled: this.seats.length >= info.players_max, onclick: () => {
+          this.seats.push({ type: "bot", level: this.levels.includes("medium") ? "medium" : this.levels[0] });
+          this.render();
+        }, "data-i18n": "lobby.add_seat" }),
+        h("label", { class: "field inline" }, h("span", { "data-i18n": "lobby.seed" }),
+          h("input", { id: "seed-input", type: "number", min: 0, inputmode: "numeric", "data-i18n-placeholder": "lobby.seed_hint" }))),
+      h("label", { class: "field inline" },
+        h("input", { id: "leave-wait", type: "checkbox" }), h("span", { "data-i18n": "lobby.wait" })),
+      h("p", { class: "error", id: "create-error", role: "alert" }),
+      h("button", { type: "submit", class: "primary", id: "create-game", disabled: this.seats.length < info.players_min,
+        "data-i18n": "lobby.start" }),
+    );
+    return form;
+  }
+
+  renderSeat(seat, i, info) {
+    const typeSelect = h("select", { id: `seat-${i}-type`, "aria-label": t("lobby.seat_type", { n: i + 1 }), onchange: (ev) => {
+      seat.type = ev.target.value;
+      if (seat.type === "bot" && !seat.level) seat.level = this.levels[0];
+      this.render();
+    } },
+      h("option", { value: "human", selected: seat.type === "human" }, t("lobby.person")),
+      h("option", { value: "bot", selected: seat.type === "bot" }, t("lobby.bot")));
+    const li = h("li", { class: "seat-row" }, h("span", { class: "seat-no" }, t("lobby.seat", { n: i + 1 })), typeSelect);
+    if (seat.type === "human") {
+      li.append(h("input", { id: `seat-${i}-name`, type: "text", maxlength: 24, value: seat.name || "",
+        placeholder: i === 0 ? t("lobby.you") : t("lobby.player", { n: i + 1 }),
+        "aria-label": t("lobby.name_of", { n: i + 1 }), oninput: (ev) => { seat.name = ev.target.value; } }));
+    } else {
+      li.append(h("select", { id: `seat-${i}-level`, "aria-label": t("lobby.level_of", { n: i + 1 }), onchange: (ev) => { seat.level = ev.target.value; } },
+        this.levels.map((lv) => h("option", { value: lv, selected: lv === seat.level }, t(`level.${lv}`)))));
+    }
+    li.append(h("button", { type: "button", class: "icon", id: `seat-${i}-remove`, disabled: this.seats.length <= info.players_min,
+      "aria-label": t("lobby.remove_seat", { n: i + 1 }), onclick: () => { this.seats.splice(i, 1); this.render(); } }, "✕"));
+    return li;
+  }
+
+  async create() {
+    const seatsBody = this.seats.map((s, i) => s.type === "human"
+      ? { type: "human", name: (s.name || "").trim() || (i === 0 ? t("lobby.you") : t("lobby.player", { n: i + 1 })) }
+      : { type: "bot", level: s.level, name: t("lobby.bot_name", { level: t(`level.${s.level}`), n: i + 1 }) });
+    const body = { map: this.mapName, seats: seatsBody,
+      when_people_leave: document.getElementById("leave-wait").checked ? "wait" : "finish" };
+    const seed = document.getElementById("seed-input").value;
+    if (seed !== "") body.seed = Number(seed);
+    const errorBox = document.getElementById("create-error");
+    try {
+      const game = await api.createGame(body);
+      const humans = game.seats.filter((s) => s.token);
+      humans.forEach((s, k) => saveSeat({ game: game.id, seat: s.seat, token: s.token, name: s.name, map: this.mapName, invite: k > 0 }));
+      if (humans.length === 1) {
+        location.hash = `#/play/${game.id}/${humans[0].seat}/${humans[0].token}`;
+        return;
+      }
+      this.created = { game, humans };
+      this.render();
+      announce(t("lobby.created"));
+    } catch (err) {
+      errorBox.textContent = t("error.create", { message: err.message });
+    }
+  }
+
+  renderCreated() {
+    const { game, humans } = this.created;
+    const section = h("section", { class: "panel", id: "invites" },
+      h("h2", { "data-i18n": "lobby.invites" }),
+      h("p", { "data-i18n": "lobby.invites_note" }));
+    const list = h("ul", { class: "invite-list" });
+    for (const s of humans) {
+      const link = inviteLink(game.id, s.seat, s.token);
+      list.append(h("li", {},
+        h("span", {}, t("lobby.seat", { n: s.seat + 1 }), ": ", s.name, " "),
+        h("input", { type: "text", readonly: true, value: link, class: "invite", "aria-label": t("lobby.invite_for", { name: s.name }) }),
+        h("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => announce(t("lobby.copied"))) }, t("lobby.copy")),
+        h("a", { href: `#/play/${game.id}/${s.seat}/${encodeURIComponent(s.token)}`, class: "button" }, t("lobby.open_seat"))));
+    }
+    section.append(list, h("button", { type: "button", onclick: () => { this.created = null; this.render(); } }, t("lobby.new_game")));
+    return section;
+  }
+
+  renderYourGames() {
+    const seats = loadSeats();
+    const section = h("section", { class: "panel", "aria-labelledby": "yours-h" }, h("h2", { id: "yours-h", "data-i18n": "lobby.yours" }));
+    if (!seats.length) {
+      section.append(h("p", { "data-i18n": "lobby.none" }));
+      return section;
+    }
+    const list = h("ul", { class: "game-list", id: "your-games" });
+    for (const s of seats) {
+      list.append(h("li", {},
+        h("a", { href: `#/play/${encodeURIComponent(s.game)}/${s.seat}/${encodeURIComponent(s.token)}` },
+          `${t(`map.${s.map}`)} · ${s.game} · ${t("lobby.seat", { n: s.seat + 1 })} ${s.name || ""}`),
+        s.invite ? h("span", { class: "tag" }, t("lobby.invite_tag")) : null,
+        h("button", { type: "button", class: "icon", "aria-label": t("lobby.forget"), onclick: () => { forgetSeat(s.game, s.seat); this.render(); } }, "✕")));
+    }
+    section.append(list);
+    return section;
+  }
+
+  async loadRecent() {
+    const box = document.getElementById("recent-games");
+    if (!box) return;
+    let games = [];
+    try {
+      games = await api.games(30);
+    } catch (err) {
+      clear(box).append(h("p", { class: "error" }, t("error.load", { message: err.message })));
+      return;
+    }
+    clear(box);
+    if (!games.length) {
+      box.append(h("p", { "data-i18n": "lobby.no_games" }));
+      translateDom(box);
+      return;
+    }
+    const list = h("ul", { class: "game-list" });
+    for (const g of games) {
+      const names = g.seats.map((s) => s.name).join(", ");
+      const status = t(`status.${g.status}`);
+      list.append(h("li", { dataset: { game: g.id } },
+        h("span", {}, `${t(`map.${g.map}`)} · ${names} · ${status}`),
+        " ",
+        g.status === "finished"
+          ? h("a", { href: `#/replay/${encodeURIComponent(g.id)}`, class: "button" }, t("lobby.replay"))
+          : h("a", { href: `#/watch/${encodeURIComponent(g.id)}`, class: "button" }, t("lobby.watch"))));
+    }
+    box.append(list);
+  }
+}
+

@@ -1,0 +1,99 @@
+// The replay viewer: step through a finished game, the public view after each action.
+import { api, mapBundle } from "./api.js";
+import { Board } from "./board.js";
+import { h, clear, announce } from "./dom.js";
+import { t, translateDom } from "./i18n.js";
+import { logText } from "./words.js";
+import { renderFinal, expressPaths } from "./final.js";
+import { playerStyle } from "./colors.js";
+
+export async function showReplay(main, gameId, step) {
+  const summary = await api.game(gameId);
+  const bundle = await mapBundle(summary.map);
+  const view = new ReplayView(main, summary, bundle);
+  await view.go(step);
+  return view;
+}
+
+class ReplayView {
+  constructor(main, summary, bundle) {
+    this.main = main;
+    this.summary = summary;
+    this.mapData = bundle.data;
+    this.step = 0;
+    this.steps = 0;
+    this.data = null;
+    clear(main);
+    this.status = h("p", { id: "replay-status", role: "status" });
+    this.slider = h("input", { type: "range", id: "replay-slider", min: 0, max: 0, value: 0, "aria-label": t("replay.step_label"),
+      onchange: (ev) => this.go(Number(ev.target.value)) });
+    const btn = (id, key, fn) => h("button", { type: "button", id, "data-i18n": key, onclick: fn });
+    this.controls = h("div", { class: "row replay-controls" },
+      btn("replay-first", "replay.first", () => this.go(0)),
+      btn("replay-prev", "replay.prev", () => this.go(this.step - 1)),
+      btn("replay-next", "replay.next", () => this.go(this.step + 1)),
+      btn("replay-last", "replay.last", () => this.go(this.steps)),
+      this.slider);
+    this.boardBox = h("div", { class: "board-box" });
+    this.players = h("section", { class: "panel" });
+    this.finalBox = h("section", { class: "panel final", hidden: true });
+    main.append(h("h1", { "data-i18n": "replay.title" }), this.controls, this.status,
+      h("div", { class: "game" }, h("div", { class: "board-col" }, this.boardBox), h("div", { class: "side-col" }, this.players, this.finalBox)),
+      h("p", {}, h("a", { class: "button", href: api.recordUrl(summary.id), download: `ttr-${summary.id}.json` }, t("final.download"))));
+    this.board = new Board(this.boardBox, bundle.svg, {});
+    translateDom(main);
+    main.addEventListener("keydown", (ev) => {
+      if (ev.target.tagName === "INPUT") return;
+      if (ev.key === "ArrowRight") this.go(this.step + 1);
+      else if (ev.key === "ArrowLeft") this.go(this.step - 1);
+    });
+  }
+
+  async go(step) {
+    if (this.data && (step < 0 || step > this.steps)) return;
+    const data = await api.replay(this.summary.id, Math.max(0, step));
+    this.data = data;
+    this.step = data.step;
+    this.steps = data.steps;
+    this.slider.max = String(data.steps);
+    this.slider.value = String(data.step);
+    this.render();
+  }
+
+  relabel() {
+    translateDom(this.main);
+    this.board.relabel();
+    this.render();
+  }
+
+  render() {
+    if (!this.data) return;
+    const v = this.data.view;
+    const names = v.players.map((p) => p.name);
+    const last = this.data.last ? logText({ ...(this.data.last.action || {}), player: this.data.last.seat }, names) : t("replay.start");
+    this.status.textContent = `${t("replay.step", { step: this.step, steps: this.steps })} · ${last}`;
+    announce(this.status.textContent);
+    const owners = new Map();
+    const stations = new Map();
+    v.players.forEach((p, seat) => {
+      for (const n of p.routes || []) {
+        const r = this.board.byName.get(n);
+        if (r) owners.set(r.index, seat);
+      }
+      for (const c of p.station_cities || []) stations.set(c, seat);
+    });
+    const path = v.final ? expressPaths(v, this.board).all : new Set();
+    this.board.update({ owners, stations, claimable: new Set(), path, names });
+    clear(this.players).append(h("h2", {}, t("game.players")), h("ul", { class: "plain" }, v.players.map((p, i) => {
+      const mark = h("span", { class: "player-mark", "aria-hidden": "true" }, playerStyle(i).symbol);
+      mark.style.background = playerStyle(i).fill;
+      return h("li", {}, mark, " ", `${p.name}: ${t("replay.player_line", { score: p.score, trains: p.trains })}`);
+    })));
+    this.finalBox.hidden = !v.final;
+    if (v.final) renderFinal(this.finalBox, v, this.mapData, this.board, { gameId: null, onPath: (set) => this.board.update({ owners, stations, claimable: new Set(), path: set, names }) });
+    document.getElementById("replay-prev").disabled = this.step <= 0;
+    document.getElementById("replay-first").disabled = this.step <= 0;
+    document.getElementById("replay-next").disabled = this.step >= this.steps;
+    document.getElementById("replay-last").disabled = this.step >= this.steps;
+  }
+}

@@ -1,0 +1,71 @@
+// Actions, cards and log entries in words, in the current language.
+import { t, city, colorName, pairName } from "./i18n.js";
+
+/** {"red": 2, "locomotive": 1} -> "2 × red, 1 × locomotive" */
+export function cardsText(cards) {
+  const parts = Object.entries(cards || {}).filter(([, n]) => n > 0).map(([c, n]) => t("cards.count", { n, card: colorName(c) }));
+  return parts.length ? parts.join(t("list.sep")) : t("cards.none");
+}
+
+export function cardListText(list) {
+  return (list || []).map(colorName).join(t("list.sep"));
+}
+
+/** A ticket name "A-B" in words. */
+export function ticketText(name) {
+  return pairName(name);
+}
+
+/** A legal action (record form) in words, for buttons and confirmations. */
+export function actionText(action) {
+  switch (action.action) {
+    case "draw_card":
+      return action.from === "deck" ? t("act.draw_deck") : t("act.draw_face_up", { card: colorName(action.card) });
+    case "claim_route":
+      return t("act.claim", { route: pairName(action.route), cards: cardsText(action.cards) });
+    case "pay_tunnel":
+      return t("act.pay", { cards: cardsText(action.cards) });
+    case "abandon_tunnel":
+      return t("act.abandon");
+    case "build_station":
+      return t("act.station", { city: city(action.city), cards: cardsText(action.cards) });
+    case "draw_tickets":
+      return t("act.draw_tickets");
+    case "keep_tickets":
+      return t("act.keep", { tickets: (action.tickets || []).map(ticketText).join(t("list.sep")) });
+    case "pass":
+      return t("act.pass");
+    default:
+      return action.action;
+  }
+}
+
+/** A log entry (docs/records.md form with `player`) in words; `names` are the seats' names. */
+export function logText(entry, names) {
+  const p = names[entry.player] ?? String(entry.player + 1);
+  switch (entry.action) {
+    case "draw_card":
+      if (entry.from === "deck") return entry.card ? t("log.draw_deck_own", { p, card: colorName(entry.card) }) : t("log.draw_deck", { p });
+      return t("log.draw_face_up", { p, card: colorName(entry.card) });
+    case "claim_route": {
+      const text = t("log.claim", { p, route: pairName(entry.route), cards: cardsText(entry.cards) });
+      return entry.tunnel_reveal ? `${text} ${t("log.revealed", { cards: cardListText(entry.tunnel_reveal) || t("cards.none") })}` : text;
+    }
+    case "pay_tunnel":
+      return t("log.pay", { p, cards: cardsText(entry.cards) });
+    case "abandon_tunnel":
+      return t("log.abandon", { p });
+    case "build_station":
+      return t("log.station", { p, city: city(entry.city), cards: cardsText(entry.cards) });
+    case "draw_tickets":
+      return t("log.draw_tickets", { p });
+    case "keep_tickets":
+      return entry.tickets
+        ? t("log.keep_own", { p, tickets: entry.tickets.map(ticketText).join(t("list.sep")) })
+        : t("log.keep", { p, n: entry.count });
+    case "pass":
+      return t("log.pass", { p });
+    default:
+      return `${p}: ${entry.action}`;
+  }
+}
