@@ -363,9 +363,12 @@ class GameManager:
         room.conns.add(conn)
         if seat is not None and room.info.seats[seat].type == "human":
             room.people_left_at = None
+        changed = room.connected_seats() != before
+        if changed:
+            room.forget_messages()
         conn.push(room.message("snapshot", seat))
-        if room.connected_seats() != before:
-            self._seats_changed(room)
+        if changed:
+            self._seats_changed(room, skip=conn)
 
     def leave(self, conn: Connection) -> None:
         """Detach a closed connection; if the last person left a "finish" game, bots go on after the grace."""
@@ -395,11 +398,12 @@ class GameManager:
         handle = loop.call_later(self.config.leave_grace, fire)
         self._timers.add(handle)
 
-    def _seats_changed(self, room: Room) -> None:
+    def _seats_changed(self, room: Room, skip: Connection | None = None) -> None:
         room.forget_messages()
         msg = json.dumps({"type": "seats", "seats": seats_json(room.info, room.connected_seats())})
         for c in room.conns:
-            c.push(msg)
+            if c is not skip:
+                c.push(msg)
 
     # ------------------------------------------------------------------ actions
 
