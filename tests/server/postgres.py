@@ -1,0 +1,92 @@
+"""A throwaway PostgreSQL server for the store's contract tests (Debian's postgresql package).
+
+`start_postgres()` runs initdb and pg_ctl from /usr/lib/postgresql/*/bin in a temporary folder, on a free
+loopback port, with trust authentication; as root it runs them as the `postgres` user (runuser) in a
+folder that user owns. It raises `PostgresUnavailable` with the reason when that cannot be done.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from dataclasses import dataclass
+
+
+class PostgresUnavailable(Exception):
+    """No PostgreSQL server can be started here; the message says why."""
+
+
+@dataclass
+class Postgres:
+    """A running throwaway cluster."""
+
+    url: str
+    base: str
+    bindir: str
+    prefix: list[str]
+
+    def stop(self) -> None:
+        """Stop the server and remove its folder."""
+        subprocess.run([*self.prefix, f"{self.bindir}/pg_ctl", "-D", f"{self.base}/data", "-m", "immediate", "-w",
+                        "stop"], capture_output=True, timeout=60, check=False)
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_postgres() -> Postgres:
+    """Start a cluster; `PostgresUnavailable` says why not."""
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        raise PostgresUnavailable("psycopg is not installed (pip install '.[postgres]')") from None
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
+    if not found:
+        raise PostgresUnavailable("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb; "
+                                  "Debian: apt-get install postgresql)")
+    bindir = os.path.dirname(found[-1])
+    base = tempfile.mkdtemp(prefix="ttr-pg-")
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        try:
+            user = pwd.getpwnam("postgres")
+        except KeyError:
+            shutil.rmtree(base, ignore_errors=True)
+            raise PostgresUnavailable("running as root and there is no 'postgres' user to run the server") from None
+        if shutil.which("runuser") is None:
+            shutil.rmtree(base, ignore_errors=True)
+            raise PostgresUnavailable("running as root and runuser is missing")
+        os.chown(base, user.pw_uid, user.pw_gid)
+        prefix = ["runuser", "-u", "postgres", "--"]
+    port = _free_port()
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*prefix, *args], capture_output=True, text=True, timeout=120, check=False)
+
+    done = run(f"{bindir}/initdb", "-D", f"{base}/data", "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync")
+    if done.returncode != 0:
+        shutil.rmtree(base, ignore_errors=True)
+        raise PostgresUnavailable(f"initdb failed: {(done.stderr or done.stdout).strip()[-300:]}")
+    options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
+    done = run(f"{bindir}/pg_ctl", "-D", f"{base}/data", "-o", options, "-l", f"{base}/server.log", "-w", "-t", "60",
+               "start")
+    if done.returncode != 0:
+        log = ""
+        try:
+            with open(f"{base}/server.log", encoding="utf-8", errors="replace") as f:
+                log = f.read()[-300:]
+        except OSError:
+            pass
+        shutil.rmtree(base, ignore_errors=True)
+        raise PostgresUnavailable(f"pg_ctl start failed: {(done.stderr or done.stdout).strip()[-200:]} {log}")
+    return Postgres(f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", base, bindir, prefix)

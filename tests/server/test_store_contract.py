@@ -1,0 +1,172 @@
+"""The store's contract: the same tests for the in-memory, SQLite and PostgreSQL adapters."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from ttr.engine import Game, full_state
+from ttr.maps import load_map
+from ttr.server.store import (
+    FINISHED,
+    RUNNING,
+    GameInfo,
+    GameStore,
+    SeatInfo,
+    StaleVersionError,
+    StoredAction,
+    StoreError,
+    UnknownGameError,
+    open_store,
+)
+
+
+@pytest.fixture
+def store(store_url: str) -> Iterator[GameStore]:
+    s = open_store(store_url)
+    yield s
+    s.close()
+
+
+def info(game_id: str = "g1", created: float = 100.0, seed: int = 7) -> GameInfo:
+    return GameInfo(
+        id=game_id, map="europe", seed=seed,
+        seats=[SeatInfo("Ana", "human", None, "ab" * 32), SeatInfo("Bot", "bot", "greedy", None)],
+        when_people_leave="wait", bot_delay=0.25, created=created, extra={"note": "x"},
+    )
+
+
+def test_create_and_get(store: GameStore) -> None:
+    store.create_game(info(seed=2**62 + 5))
+    got = store.get_game("g1")
+    assert got is not None
+    assert got == GameInfo(
+        id="g1", map="europe", seed=2**62 + 5,
+        seats=[SeatInfo("Ana", "human", None, "ab" * 32), SeatInfo("Bot", "bot", "greedy", None)],
+        when_people_leave="wait", bot_delay=0.25, created=100.0, status=RUNNING, version=0, winners=None,
+        extra={"note": "x"})
+    assert store.get_game("nope") is None
+
+
+def test_duplicate_id_is_refused(store: GameStore) -> None:
+    store.create_game(info())
+    with pytest.raises(StoreError, match="exists"):
+        store.create_game(info())
+    assert store.get_game("g1") is not None and store.actions("g1") == []
+
+
+def test_append_in_order(store: GameStore) -> None:
+    store.create_game(info())
+    for v, (seat, aid) in enumerate([(0, 5), (1, 9), (0, 3000)]):
+        store.append_action("g1", v, seat, aid)
+    assert store.actions("g1") == [StoredAction(0, 0, 5), StoredAction(1, 1, 9), StoredAction(2, 0, 3000)]
+    got = store.get_game("g1")
+    assert got is not None and got.version == 3
+
+
+@pytest.mark.parametrize("version", [1, -1, 5])
+def test_append_at_a_wrong_version_changes_nothing(store: GameStore, version: int) -> None:
+    store.create_game(info())
+    store.append_action("g1", 0, 0, 1)
+    if version == 1:
+        version = 0  # the version just used
+    with pytest.raises(StaleVersionError):
+        store.append_action("g1", version, 0, 2)
+    assert store.actions("g1") == [StoredAction(0, 0, 1)]
+    got = store.get_game("g1")
+    assert got is not None and got.version == 1
+
+
+def test_unknown_game(store: GameStore) -> None:
+    with pytest.raises(UnknownGameError):
+        store.append_action("nope", 0, 0, 1)
+    with pytest.raises(UnknownGameError):
+        store.actions("nope")
+    with pytest.raises(UnknownGameError):
+        store.finish("nope", 0, [0])
+
+
+def test_finish(store: GameStore) -> None:
+    store.create_game(info())
+    store.append_action("g1", 0, 0, 1)
+    with pytest.raises(StaleVersionError):
+        store.finish("g1", 0, [0])
+    store.finish("g1", 1, [1, 0])
+    got = store.get_game("g1")
+    assert got is not None and got.status == FINISHED and got.winners == [1, 0] and got.version == 1
+    with pytest.raises(StaleVersionError):
+        store.append_action("g1", 1, 0, 2)
+    with pytest.raises(StaleVersionError):
+        store.finish("g1", 1, [0])
+    assert store.actions("g1") == [StoredAction(0, 0, 1)]
+
+
+def test_list_newest_first(store: GameStore) -> None:
+    for i, created in enumerate([5.0, 50.0, 20.0, 40.0]):
+        store.create_game(info(f"g{i}", created))
+    store.finish("g2", 0, [0])
+    assert [g.id for g in store.list_games(10)] == ["g1", "g3", "g2", "g0"]
+    assert [g.id for g in store.list_games(2)] == ["g1", "g3"]
+    assert [g.id for g in store.list_games(0)] == ["g1", "g3", "g2", "g0"]
+    assert [g.id for g in store.list_games(10, RUNNING)] == ["g1", "g3", "g0"]
+    assert [g.id for g in store.list_games(10, FINISHED)] == ["g2"]
+
+
+def test_simultaneous_appends_at_one_version(store: GameStore) -> None:
+    """Of many writers at the same version exactly one succeeds; the others are told the version is stale."""
+    store.create_game(info())
+    results: list[str] = []
+    barrier = threading.Barrier(6)
+
+    def write(aid: int) -> None:
+        barrier.wait()
+        try:
+            store.append_action("g1", 0, 0, aid)
+            results.append("ok")
+        except StaleVersionError:
+            results.append("stale")
+
+    threads = [threading.Thread(target=write, args=(aid,)) for aid in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["ok"] + ["stale"] * 5
+    stored = store.actions("g1")
+    assert len(stored) == 1 and stored[0].version == 0
+    got = store.get_game("g1")
+    assert got is not None and got.version == 1
+
+
+def test_a_game_rebuilt_from_its_actions_is_the_same_game(store: GameStore) -> None:
+    game = Game.new(load_map("new_york"), ["Ana", "Bot"], seed=99)
+    store.create_game(GameInfo("ny", "new_york", 99, [SeatInfo("Ana", "human"), SeatInfo("Bot", "bot", "random")]))
+    rng = random.Random(4)
+    while not game.is_over:
+        aid = rng.choice(game.legal_ids())
+        store.append_action("ny", len(game.history), game.current, aid)
+        game.apply_id(aid)
+    rebuilt = Game.new(load_map("new_york"), ["Ana", "Bot"], seed=99)
+    for action in store.actions("ny"):
+        assert action.seat == rebuilt.current
+        rebuilt.apply_id(action.action_id)
+    assert full_state(rebuilt) == full_state(game)
+
+
+def test_data_survives_reopening(store_url: str) -> None:
+    if store_url == "memory":
+        pytest.skip("the in-memory store keeps nothing by design")
+    first = open_store(store_url)
+    first.create_game(info())
+    first.append_action("g1", 0, 0, 42)
+    first.close()
+    second = open_store(store_url)
+    try:
+        assert second.actions("g1") == [StoredAction(0, 0, 42)]
+        got = second.get_game("g1")
+        assert got is not None and got.version == 1
+    finally:
+        second.close()
