@@ -2,7 +2,8 @@
 and the `GameManager` that creates, loads, plays and broadcasts them.
 
 Order of checks for an action (docs/web-protocol.md): the connection's seat (its token was checked at
-`join`), the game not over, the seat to move, the version (compare-and-set), then the rules. An accepted
+`join`), the game not over, the version (compare-and-set: an action sent from an older state is stale
+whoever is to move now), the seat to move, then the rules. An accepted
 action is stored (append-only, compare-and-set on the version) before it is applied and broadcast; all of
 it happens under the game's lock, so of two simultaneous actions one applies and the other is refused.
 """
@@ -422,11 +423,11 @@ class GameManager:
             game = room.game
             if game.is_over:
                 raise ProtocolError("game_over", "the game is over")
-            if seat != game.current:
-                raise ProtocolError("not_your_turn", f"it is seat {game.current}'s turn ({game.players[game.current]})")
             if version != room.version:
                 raise ProtocolError("stale_version", f"the game is at version {room.version}, not {version}: "
                                                      "another action came first")
+            if seat != game.current:
+                raise ProtocolError("not_your_turn", f"it is seat {game.current}'s turn ({game.players[game.current]})")
             why = game.why_illegal(action_id)
             if why is not None:
                 rule, reason = why

@@ -1,0 +1,82 @@
+"""One lock per game: of two simultaneous actions at the same version one applies, the other is told why not."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+
+from ttr.server.bot_pool import BotPool
+from ttr.server.protocol import ProtocolError
+from ttr.server.rooms import Connection, GameManager
+from ttr.server.store import MemoryStore
+
+from .kit import Client, live_server, server_config
+
+TWO_PEOPLE = {"map": "europe", "seed": 8, "bot_delay": 0, "when_people_leave": "wait",
+              "seats": [{"type": "human", "name": "Ana"}, {"type": "human", "name": "Ben"}]}
+
+
+def test_two_tabs_of_one_seat_send_at_once() -> None:
+    with live_server() as server:
+        gid, token = "", ""
+
+        async def run() -> list[dict[str, Any]]:
+            nonlocal gid, token
+            async with httpx.AsyncClient(base_url=server.http) as http:
+                created = (await http.post("/api/games", json=TWO_PEOPLE)).json()
+            gid, token = created["id"], created["seats"][0]["token"]
+            a, b = await Client.open(server.ws_url(gid)), await Client.open(server.ws_url(gid))
+            snap = await a.join(token)
+            await b.join(token)
+            first, second = snap["legal"][0]["id"], snap["legal"][-1]["id"]
+            await asyncio.gather(a.send({"type": "action", "version": 0, "id": first}),
+                                 b.send({"type": "action", "version": 0, "id": second}))
+            out = []
+            for client in (a, b):
+                out.append(await client.recv_type("update"))
+            # whoever lost gets its error right after the update it lost to
+            errors = []
+            for client in (a, b):
+                await client.send({"type": "ping"})
+                while (msg := await client.recv_type("error", "pong")) and msg["type"] == "error":
+                    errors.append(msg)
+            await a.close()
+            await b.close()
+            return out + errors
+
+        messages = asyncio.run(run())
+        updates = [m for m in messages if m["type"] == "update"]
+        errors = [m for m in messages if m["type"] == "error"]
+        assert [u["version"] for u in updates] == [1, 1]
+        assert len(errors) == 1 and errors[0]["code"] == "stale_version"
+        assert len(server.store.actions(gid)) == 1
+        assert server.manager.rooms[gid].version == 1
+
+
+def test_simultaneous_applies_in_the_manager() -> None:
+    async def run() -> None:
+        store = MemoryStore()
+        manager = GameManager(store, BotPool(1, "thread"), server_config())
+        created = await manager.create(dict(TWO_PEOPLE))
+        room = await manager.room(created["id"])
+        assert room is not None
+        ids = room.game.legal_ids()
+        results = await asyncio.gather(manager.apply(room, 0, 0, ids[0]), manager.apply(room, 0, 0, ids[-1]),
+                                       return_exceptions=True)
+        assert results[0] is None
+        assert isinstance(results[1], ProtocolError) and results[1].code == "stale_version"
+        assert [a.action_id for a in store.actions(created["id"])] == [ids[0]]
+        assert room.version == 1
+        # a connection that never joined is refused before anything else
+        conn = Connection(lambda _text: asyncio.sleep(0))
+        try:
+            await manager.act(conn, 1, ids[0])
+        except ProtocolError as exc:
+            assert exc.code == "join_first"
+        else:
+            raise AssertionError("an action without join was accepted")
+        await manager.stop()
+
+    asyncio.run(run())
