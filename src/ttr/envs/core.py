@@ -10,6 +10,8 @@ the only way to reach the rules' minimum.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ttr.engine import Game, final_score
 from ttr.engine.actions import KEEP_TICKETS
 from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, OVER, catalogue_for
@@ -45,6 +47,16 @@ class EnvCore:
         self.num_actions = len(self.cat) + 2
         self.game = Game.new(game_map, [agent_name(p) for p in range(num_players)], seed=0)
         self.kept: list[bool] = []  # the decisions so far in the current ticket choice, in offer order
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> EnvCore:
+        """A copy with its own game (the map and the catalogue shared)."""
+        new = EnvCore.__new__(EnvCore)
+        new.__dict__.update(self.__dict__)
+        game = self.game.copy()
+        game.__class__ = self.game.__class__  # a subclass (the OpenSpiel game's) stays one
+        new.game = game
+        new.kept = self.kept[:]
+        return new
 
     def reset(self, seed: int) -> None:
         """A new game dealt from `seed` (every shuffle of the game comes from it)."""

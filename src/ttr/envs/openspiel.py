@@ -1,0 +1,539 @@
+"""Ticket to Ride as an OpenSpiel game (`pip install 'ttr[openspiel]'`): `pyspiel.load_game("python_ttr")`.
+
+Parameters: `map` (`europe`, `new_york`), `players`, `reward` (`win_loss` or `margin`), `max_game_length`
+(player decisions; a longer game ends there and is scored as it stands).
+
+Player actions are the environments' ids (docs/envs.md: the engine catalogue, then KEEP and RETURN for the
+ticket choice asked one ticket at a time). Every draw is a chance node: a card from the deck is a chance
+outcome over the card types weighted by how many of each the deck holds (the deck order is never fixed in
+advance, so no state holds a hidden order), and a ticket drawn is a chance outcome over the tickets whose
+place in the ticket deck nobody knows (tickets returned under the deck come back in their known order).
+The deal (hands, face-up row, starting tickets), face-up refills, and a tunnel's revealed cards are chance
+nodes too. Chance outcomes are card indexes (colours in map order, then the wild card) or ticket indexes.
+
+`TicketToRideObserver` is the one place that says what a player knows: the observation tensor is the
+environments' observation vector (`ObservationEncoder`), and the information state string is the player's
+record of every event it saw, in order (its own cards and tickets by name; other seats' deck draws and
+tickets as `?`). `resample_from_infostate` deals a world consistent with a player's view
+(`ttr.engine.sample.InfoSet`), so OpenSpiel's Python ISMCTS bot can play the game.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ttr.engine import Game, seat_view
+from ttr.engine import actions as A
+from ttr.engine.game import CHOOSE_SETUP
+from ttr.engine.sample import InfoSet
+from ttr.envs.core import REWARD_MODES, EnvCore, check_reward_mode
+from ttr.envs.observation import ObservationEncoder
+from ttr.envs.render import ansi
+from ttr.maps import load_map
+
+GAME_NAME = "python_ttr"
+DEFAULTS: dict[str, Any] = {"map": "europe", "players": 2, "reward": "win_loss", "max_game_length": 5000}
+MARGIN_BOUND = 1000.0  # far beyond any score margin
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Ticket to Ride (Europe, New York)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=5,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULTS,
+)
+
+
+class _NeedCard(Exception):
+    """Raised by a scripted game when it must take a card nobody has chosen yet."""
+
+    def __init__(self, counts: list[int]) -> None:
+        super().__init__("a chance outcome is needed")
+        self.counts = counts
+
+
+class _ScriptedGame(Game):
+    """A game whose deck draws follow `script` (card types chosen at chance nodes); `_NeedCard` when it runs out.
+
+    The deck is a multiset here: a scripted draw takes one card of the chosen type out of it.
+    """
+
+    script: list[int] | None = None
+
+    def _take_card(self) -> int:
+        script = self.script
+        if script is None:
+            return super()._take_card()
+        deck = self.deck
+        if not deck:
+            if not self.discard:
+                return -1
+            self._reshuffle()
+        if not script:
+            counts = [0] * (self.ncol + 1)
+            for c in deck:
+                counts[c] += 1
+            raise _NeedCard(counts)
+        card = script.pop(0)
+        deck.remove(card)
+        return card
+
+
+def _scripted_copy(game: Game, script: list[int]) -> _ScriptedGame:
+    g = game.copy()
+    g.__class__ = _ScriptedGame
+    assert isinstance(g, _ScriptedGame)
+    g.script = script
+    return g
+
+
+def _adopt(game: Game) -> _ScriptedGame:
+    """`game` as a scripted game with no script (ordinary play)."""
+    game.__class__ = _ScriptedGame
+    assert isinstance(game, _ScriptedGame)
+    game.script = None
+    return game
+
+
+class GameData:
+    """What a game's states share: the map, the seat count, the reward mode, the encoder.
+
+    Kept in a plain object that every state holds, since OpenSpiel may hand states a game wrapper
+    without the Python attributes of the game object.
+    """
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.game_map = load_map(str(values["map"]))
+        self.num_seats = int(values["players"])
+        self.reward_mode = check_reward_mode(str(values["reward"]))
+        self.max_length = int(values["max_game_length"])
+        if self.max_length < 1:
+            raise ValueError(f"max_game_length must be at least 1, got {self.max_length}")
+        self.num_actions = EnvCore(self.game_map, self.num_seats).num_actions  # validates the player count
+        self.encoder = ObservationEncoder(self.game_map, self.num_seats)
+        self.undealt: EnvCore | None = None  # the state before the deal, made by the first state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameData:
+        return self  # shared by every state of the game, never changed
+
+
+class TicketToRideGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hints
+    """The OpenSpiel game; `pyspiel.load_game("python_ttr(map=new_york,players=3)")` makes one."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        values = {**DEFAULTS, **(params or {})}
+        self.data = data = GameData(values)
+        cards = len(data.game_map.colors) + 1
+        bound = 1.0 if data.reward_mode == "win_loss" else MARGIN_BOUND
+        info = pyspiel.GameInfo(
+            num_distinct_actions=data.num_actions,
+            max_chance_outcomes=max(cards, len(data.game_map.tickets)),
+            num_players=data.num_seats,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=None,
+            max_game_length=data.max_length,
+        )
+        super().__init__(_GAME_TYPE, info, values)
+
+    def new_initial_state(self) -> TicketToRideState:
+        """The state before the deal (a chance node)."""
+        return TicketToRideState(self, self.data)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> TicketToRideObserver:
+        """The observer: what each player knows (see `TicketToRideObserver`)."""
+        return TicketToRideObserver(self.data, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+# The deal's chance steps: (kind, seat); "refill" turns up the face-up row through the engine's own rules.
+_Step = tuple[str, int]
+
+
+class TicketToRideState(pyspiel.State):  # type: ignore[misc]
+    """One position: the engine game, the pending chance event, and every player's record of events seen."""
+
+    def __init__(self, game: Any, data: GameData, blank: bool = False) -> None:
+        super().__init__(game)
+        self._data = data
+        if blank:
+            return
+        n = data.num_seats
+        rules = data.game_map.rules
+        self._long_pool = sorted(t.index for t in data.game_map.tickets if t.long)
+        if data.undealt is not None:
+            self.core = copy.deepcopy(data.undealt)
+        else:
+            self.core = self._undealt()
+            data.undealt = copy.deepcopy(self.core)
+        self._deal: list[_Step] = [("hand", p) for p in range(n) for _ in range(rules.starting_hand)]
+        self._deal.append(("refill", -1))
+        for p in range(n):
+            self._deal += [("long", p)] * rules.setup_long_tickets + [("regular", p)] * rules.setup_regular_tickets
+        self._deal.reverse()  # popped from the end
+        self._op: tuple[str, int] | None = None  # a pending engine step waiting for card outcomes
+        self._outcomes: list[int] = []  # the card outcomes chosen so far for the pending step
+        self._need: list[int] | None = None  # the card counts a pending card chance draws from
+        self._ticket_picks = 0  # tickets of a pending ticket draw still to be chosen by chance
+        self._ticket_pos = 0
+        self._ticket_unknown = 0  # the first tickets of the ticket deck, in an order nobody knows
+        self._events = _Events(n)
+        self._decisions = 0
+        self._truncated = False
+
+    def _undealt(self) -> EnvCore:
+        """A game with nothing dealt: every card in the deck (a multiset), the tickets in their pools."""
+        data = self._data
+        n = data.num_seats
+        rules = data.game_map.rules
+        core = EnvCore(data.game_map, n)
+        g = _adopt(core.game)
+        # Undeal what Game.new dealt: the deck becomes a multiset, the tickets pools whose order chance decides.
+        for p in range(n):
+            for c, k in enumerate(g.hands[p]):
+                g.deck.extend([c] * k)
+                g.hands[p][c] = 0
+        g.deck.extend(c for c in g.face_up if c >= 0)
+        g.deck.extend(g.discard)
+        g.discard.clear()
+        g.deck.sort()
+        g.face_up = [-1] * rules.face_up
+        g.ticket_deck = sorted(t.index for t in data.game_map.tickets if not t.long)
+        g._setup_offers = [[] for _ in range(n)]
+        g.offered = []
+        return core
+
+    # ------------------------------------------------------------------ OpenSpiel API
+
+    def current_player(self) -> int:
+        """The player to move, CHANCE, or TERMINAL."""
+        if self.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self._deal or self._need is not None or self._ticket_picks:
+            return int(pyspiel.PlayerId.CHANCE)
+        return self.core.game.current
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over (or cut at `max_game_length` decisions)."""
+        return self.core.is_over or self._truncated
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.core.legal_ids()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The possible outcomes of this chance node and their probabilities."""
+        if self._need is not None:
+            return _weighted(self._need)
+        if self._deal:
+            kind, _ = self._deal[-1]
+            if kind == "hand":
+                return _weighted(_counts(self.core.game.deck, self.core.game.ncol + 1))
+            pool = self._long_pool if kind == "long" else self.core.game.ticket_deck
+            return _uniform(pool)
+        deck = self.core.game.ticket_deck
+        return _uniform(deck[self._ticket_pos:self._ticket_unknown])
+
+    def _apply_action(self, action: int) -> None:
+        if self.is_chance_node():
+            self._apply_chance(int(action))
+        else:
+            self._apply_player(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        m = self._data.game_map
+        if player == pyspiel.PlayerId.CHANCE:
+            if self._chance_is_ticket():
+                return f"ticket {m.tickets[action].name}" if 0 <= action < len(m.tickets) else f"ticket #{action}"
+            return f"card {m.card_names[action]}" if 0 <= action < len(m.card_names) else f"card #{action}"
+        core = self.core
+        if action == core.keep_id:
+            return "keep ticket"
+        if action == core.return_id:
+            return "return ticket"
+        if not 0 <= action < len(core.cat) or core.cat.kind[action] == A.KEEP_TICKETS:
+            return f"action #{action}"
+        return str(core.game.decode(action))
+
+    def returns(self) -> list[float]:
+        """Each player's return: the final reward once the game is over, 0 before."""
+        if not self.is_terminal():
+            return [0.0] * self._data.num_seats
+        return self.core.final_rewards(self._data.reward_mode)
+
+    def __str__(self) -> str:
+        """The public picture of the position (no hand, ticket or deck order)."""
+        return ansi(self.core.game)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> TicketToRideState:
+        return self.clone_state()
+
+    def clone_state(self) -> TicketToRideState:
+        """An independent copy (the map and the catalogue shared)."""
+        new = TicketToRideState(self.get_game(), self._data, blank=True)
+        new.core = copy.deepcopy(self.core)
+        new._long_pool = self._long_pool[:]
+        new._deal = self._deal[:]
+        new._op = self._op
+        new._outcomes = self._outcomes[:]
+        new._need = None if self._need is None else self._need[:]
+        new._ticket_picks = self._ticket_picks
+        new._ticket_pos = self._ticket_pos
+        new._ticket_unknown = self._ticket_unknown
+        new._events = copy.deepcopy(self._events)
+        new._decisions = self._decisions
+        new._truncated = self._truncated
+        return new
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> TicketToRideState:
+        """A state `player_id` cannot tell from this one: the hidden cards and tickets dealt at random.
+
+        Only at a decision node after the deal. The other players' records in the new state are the public
+        record and what each now holds (they have no history of their own in the sampled world).
+        """
+        if self._deal or self.is_chance_node() or self.is_terminal():
+            raise ValueError("resample_from_infostate needs a decision node after the deal")
+        rng = random.Random(int(probability_sampler() * (1 << 53)))
+        view = seat_view(self.core.game, player_id)
+        sampled = _adopt(InfoSet(self._data.game_map, view).sample(rng))
+        new = self.clone_state()
+        new.core.game = sampled
+        new._ticket_unknown = len(sampled.ticket_deck)
+        m = self._data.game_map
+        for q in range(self._data.num_seats):
+            if q != player_id:
+                hand = ",".join(str(k) for k in sampled.hands[q])
+                tickets = ",".join(m.tickets[t].name for t in sorted(sampled.tickets[q]))
+                new._events.seen[q] = [*self._events.public, f"[sampled hand {hand} tickets {tickets}]"]
+        return new
+
+    # ------------------------------------------------------------------ the events
+
+    def _record(self, private_to: int, secret: str, public: str) -> None:
+        """An event: `private_to` sees `secret`, everyone else sees `public` (-1: all see `secret`)."""
+        for q, seen in enumerate(self._events.seen):
+            seen.append(secret if private_to in (-1, q) else public)
+        self._events.public.append(secret if private_to == -1 else public)
+
+    def _chance_is_ticket(self) -> bool:
+        if self._need is not None:
+            return False
+        if self._deal:
+            return self._deal[-1][0] in ("long", "regular")
+        return self._ticket_picks > 0
+
+    def _apply_player(self, aid: int) -> None:
+        core = self.core
+        game = core.game
+        p = game.current
+        why = core.why_illegal(aid)
+        if why is not None:
+            raise ValueError(f"illegal action {aid}: {why}")
+        self._record(-1, f"{p}:{aid}", "")
+        self._decisions += 1
+        if aid in (core.keep_id, core.return_id):
+            if len(core.kept) + 1 < len(game.offered):
+                core.step_unchecked(aid)
+                self._check_length()
+                return
+            kept = [*core.kept, aid == core.keep_id]
+            core.kept = []
+            mask = sum(1 << i for i, keep in enumerate(kept) if keep)
+            self._start_op("action", core.cat.keep_base + mask)
+        elif aid == core.cat.draw_tickets:
+            k = min(self._data.game_map.rules.draw_tickets, len(game.ticket_deck))
+            self._ticket_picks = min(k, self._ticket_unknown)
+            self._ticket_pos = 0
+            if not self._ticket_picks:
+                self._start_op("action", aid)
+        else:
+            self._start_op("action", aid)
+        self._check_length()
+
+    def _check_length(self) -> None:
+        if self._decisions >= self._data.max_length and not self.is_chance_node():
+            self._truncated = True
+
+    def _start_op(self, kind: str, arg: int) -> None:
+        self._op = (kind, arg)
+        self._outcomes = []
+        self._try_op()
+
+    def _try_op(self) -> None:
+        """Run the pending engine step on a copy with the card outcomes chosen so far; keep it if it finished."""
+        assert self._op is not None
+        kind, arg = self._op
+        trial = _scripted_copy(self.core.game, self._outcomes[:])
+        try:
+            if kind == "action":
+                trial.apply_unchecked(arg)
+            else:
+                trial._refill_face_up()
+        except _NeedCard as need:
+            self._need = need.counts
+            return
+        trial.script = None
+        self.core.game = trial
+        self._op = None
+        self._need = None
+        self._outcomes = []
+        if not self._deal:
+            self._check_length()
+
+    def _card_private_to(self) -> int:
+        """Who sees the next card outcome of the pending step: the drawer of a blind draw, else everyone."""
+        if self._op is not None and self._op == ("action", self.core.cat.draw_deck) and not self._outcomes:
+            return self.core.game.current
+        return -1
+
+    def _apply_chance(self, outcome: int) -> None:
+        game = self.core.game
+        if self._need is not None:  # a card for a pending engine step (or the deal's face-up row)
+            if not 0 <= outcome < len(self._need) or not self._need[outcome]:
+                raise ValueError(f"chance outcome {outcome} is not a card left to draw")
+            self._record(self._card_private_to(), f"c{outcome}", "c?")
+            self._outcomes.append(outcome)
+            self._try_op()
+            if self._op is None and self._deal and self._deal[-1][0] == "refill":
+                self._deal.pop()
+                self._next_deal_step()
+            return
+        if self._deal:
+            kind, p = self._deal.pop()
+            if kind == "hand":
+                if outcome not in game.deck:
+                    raise ValueError(f"chance outcome {outcome} is not a card left to deal")
+                game.deck.remove(outcome)
+                game.hands[p][outcome] += 1
+                self._record(p, f"c{outcome}", "c?")
+            else:
+                pool = self._long_pool if kind == "long" else game.ticket_deck
+                if outcome not in pool:
+                    self._deal.append((kind, p))
+                    raise ValueError(f"chance outcome {outcome} is not a ticket left to deal")
+                pool.remove(outcome)
+                game._setup_offers = [offer[:] for offer in game._setup_offers]  # copies of a game share it
+                game._setup_offers[p].append(outcome)
+                self._record(p, f"t{outcome}", "t?")
+            self._next_deal_step()
+            return
+        deck = game.ticket_deck
+        i = self._ticket_pos
+        if outcome not in deck[i:self._ticket_unknown]:
+            raise ValueError(f"chance outcome {outcome} is not a ticket that can be drawn now")
+        j = deck.index(outcome, i, self._ticket_unknown)
+        deck[i], deck[j] = deck[j], deck[i]
+        self._record(game.current, f"t{outcome}", "t?")
+        self._ticket_pos += 1
+        self._ticket_picks -= 1
+        if not self._ticket_picks:
+            self._ticket_unknown -= self._ticket_pos
+            self._start_op("action", self.core.cat.draw_tickets)
+
+    def _next_deal_step(self) -> None:
+        if not self._deal:
+            self._finish_deal()
+        elif self._deal[-1][0] == "refill" and self._op is None:
+            self._start_op("refill", -1)
+
+    def _finish_deal(self) -> None:
+        game = self.core.game
+        game.offered = game._setup_offers[0][:]
+        game.phase = CHOOSE_SETUP
+        game.current = 0
+        self._ticket_unknown = len(game.ticket_deck)
+
+
+class _Events:
+    """Every player's record of the events it saw, in order, and the record of one who sees no secret."""
+
+    def __init__(self, n: int) -> None:
+        self.seen: list[list[str]] = [[] for _ in range(n)]
+        self.public: list[str] = []
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Events:
+        new = _Events(0)
+        new.seen = [s[:] for s in self.seen]
+        new.public = self.public[:]
+        return new
+
+
+def _counts(cards: list[int], size: int) -> list[int]:
+    out = [0] * size
+    for c in cards:
+        out[c] += 1
+    return out
+
+
+def _weighted(counts: list[int]) -> list[tuple[int, float]]:
+    total = sum(counts)
+    return [(c, k / total) for c, k in enumerate(counts) if k]
+
+
+def _uniform(pool: list[int]) -> list[tuple[int, float]]:
+    return [(t, 1.0 / len(pool)) for t in sorted(pool)]
+
+
+class TicketToRideObserver:
+    """What a player knows, defined once: the observation vector, and the record of events it saw.
+
+    With `perfect_recall` (information states) the string is the player's record of every event (own
+    cards and tickets by index, others' as `?`), and the tensor is empty; otherwise the tensor is the
+    environments' observation vector and the string lists its non-zero entries.
+    """
+
+    def __init__(self, data: GameData, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        private = iig_obs_type.private_info
+        if private not in (pyspiel.PrivateInfoType.SINGLE_PLAYER, pyspiel.PrivateInfoType.NONE):
+            raise ValueError("only a single player's private information (or none) can be observed")
+        self.public_only = private == pyspiel.PrivateInfoType.NONE
+        self.encoder = data.encoder
+        size = 0 if self.perfect_recall else data.encoder.size
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: TicketToRideState, player: int) -> None:
+        """Fill `tensor` with what `player` sees in `state`."""
+        if self.perfect_recall:
+            return
+        self.tensor[:] = self._vector(state, player)
+
+    def _vector(self, state: TicketToRideState, player: int) -> np.ndarray:
+        game = state.core.game
+        vec = self.encoder.encode(game, player, state.core.kept if game.current == player else None)
+        if self.public_only:
+            enc = self.encoder
+            for name in ("hand", "tickets_held", "tickets_joined", "offer", "offer_current", "offer_kept"):
+                enc.segment(vec, name)[:] = 0.0
+        return vec
+
+    def string_from(self, state: TicketToRideState, player: int) -> str:
+        """What `player` knows, as a string."""
+        if self.perfect_recall:
+            events = state._events.public if self.public_only else state._events.seen[player]
+            return f"p{player} " + " ".join(events)
+        vec = self._vector(state, player)
+        nonzero = np.flatnonzero(vec)
+        return f"p{player} " + " ".join(f"{i}:{vec[i]:g}" for i in nonzero)
+
+
+pyspiel.register_game(_GAME_TYPE, TicketToRideGame)
+
+__all__ = ["DEFAULTS", "GAME_NAME", "REWARD_MODES", "GameData", "TicketToRideGame", "TicketToRideObserver",
+           "TicketToRideState"]
