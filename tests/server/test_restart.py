@@ -1,0 +1,122 @@
+"""Restart: `ttr serve` killed mid-game (SIGKILL) and started again on the same SQLite file; every game
+goes on from the same state (the same snapshot, byte for byte), people and bots alike."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .kit import Client
+
+GAME = {"map": "europe", "seed": 424242, "bot_delay": 0, "when_people_leave": "wait",
+        "seats": [{"type": "human", "name": "Ana"}, {"type": "bot", "level": "random"}]}
+BOTS_ONLY = {"map": "new_york", "seed": 7, "bot_delay": 0.05,
+             "seats": [{"type": "bot", "level": "random"}, {"type": "bot", "level": "random"}]}
+
+
+class Served:
+    """A `ttr serve` subprocess."""
+
+    def __init__(self, db: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "ttr.cli.main", "serve", "--port", "0", "--db", db, "--bot-pool", "thread",
+             "--bot-delay", "0", "--leave-grace", "600"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        if match is None:
+            self.kill()
+            raise AssertionError(f"no address printed: {line!r} {self.proc.stderr.read() if self.proc.stderr else ''}")
+        self.port = int(match.group(1))
+        self.http = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 60
+        while True:  # the address is printed before the lifespan has loaded the games
+            try:
+                if httpx.get(f"{self.http}/api/maps", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError("the server did not answer")
+            time.sleep(0.05)
+
+    def ws(self, gid: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/{gid}"
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(30)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[str]:
+    yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
+
+
+async def play_moves(url: str, token: str, moves: int, rng: random.Random) -> dict[str, Any]:
+    """Play `moves` random actions as the seat of `token`; the snapshot-like state at its next turn."""
+    client = await Client.open(url)
+    msg = await client.join(token)
+    done = 0
+    while True:
+        if msg["type"] in ("snapshot", "update") and msg["legal"]:
+            if done == moves:
+                break
+            await client.send({"type": "action", "version": msg["version"], "id": rng.choice(msg["legal"])["id"]})
+            done += 1
+        msg = await client.recv()
+        assert msg["type"] != "error", msg
+    await client.close()
+    return msg
+
+
+async def snapshot(url: str, token: str) -> dict[str, Any]:
+    client = await Client.open(url)
+    msg = await client.join(token)
+    await client.close()
+    return msg
+
+
+def test_killed_server_resumes_every_game(db: str) -> None:
+    server = Served(db)
+    try:
+        created = httpx.post(f"{server.http}/api/games", json=GAME).json()
+        bots = httpx.post(f"{server.http}/api/games", json=BOTS_ONLY).json()
+        gid, token = created["id"], created["seats"][0]["token"]
+        asyncio.run(play_moves(server.ws(gid), token, 12, random.Random(1)))
+        before = asyncio.run(snapshot(server.ws(gid), token))
+        assert before["version"] >= 12 and before["legal"]
+        bots_before = httpx.get(f"{server.http}/api/games/{bots['id']}").json()["version"]
+    finally:
+        server.kill()
+
+    server = Served(db)
+    try:
+        after = asyncio.run(snapshot(server.ws(gid), token))
+        assert after == before
+        summary = httpx.get(f"{server.http}/api/games/{gid}").json()
+        assert summary["version"] == before["version"] and summary["status"] == "running"
+        # play goes on: the next move is accepted at the same version, and the bot answers
+        state = asyncio.run(play_moves(server.ws(gid), token, 1, random.Random(2)))
+        assert state["version"] > before["version"]
+        # the bots-only game resumed from where it was and goes on by itself
+        deadline = time.monotonic() + 60
+        while httpx.get(f"{server.http}/api/games/{bots['id']}").json()["version"] <= bots_before + 2:
+            assert time.monotonic() < deadline, "the bots-only game did not resume"
+            time.sleep(0.05)
+    finally:
+        server.kill()
