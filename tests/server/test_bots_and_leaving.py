@@ -1,0 +1,143 @@
+"""Bots on the server: the worker pool (processes and threads), the event loop free while a bot thinks,
+and what a game does when its people leave ("finish": bots finish it; "wait": it waits for them)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import httpx
+import pytest
+
+from ttr.bots import BOTS, make_bot
+from ttr.bots.base import BaseBot, legal_actions
+from ttr.bots.hint import hint
+from ttr.engine import Action, Game, seat_view
+from ttr.maps import GameMap, load_map
+from ttr.server.bot_pool import BotPool
+
+from .kit import Client, live_server, wait_until
+
+
+def test_process_pool_plays_like_the_bot_in_process() -> None:
+    game = Game.new(load_map("europe"), 3, seed=12)
+    for _ in range(9):
+        game.apply_id(game.legal_ids()[-1])
+    view = seat_view(game, game.current)
+    _ids, legal = legal_actions(game)
+
+    async def run() -> tuple[int, tuple[int, str]]:
+        pool = BotPool(1, "process")
+        try:
+            await pool.start()
+            return await pool.choose("greedy", "europe", game.current, 5, view, legal), await pool.hint(
+                "europe", view, legal)
+        finally:
+            pool.close()
+
+    index, (hint_index, reason) = asyncio.run(run())
+    assert legal[index] == make_bot("greedy", load_map("europe"), game.current, 5).choose(view, legal)
+    assert (legal[hint_index], reason) == hint(view, legal, load_map("europe"))
+
+
+def test_bots_only_game_finishes_with_the_process_pool() -> None:
+    with live_server(bot_pool="process", bot_workers=1) as server:
+        body = {"map": "new_york", "seed": 3, "bot_delay": 0,
+                "seats": [{"type": "bot", "level": "random"}, {"type": "bot", "level": "greedy"}]}
+        created = httpx.post(f"{server.http}/api/games", json=body).json()
+        gid = created["id"]
+        wait_until(lambda: httpx.get(f"{server.http}/api/games/{gid}").json()["status"] == "finished", 120, 0.05)
+        summary = httpx.get(f"{server.http}/api/games/{gid}").json()
+        assert summary["winners"] and summary["version"] == len(server.store.actions(gid))
+
+
+class GatedBot(BaseBot):
+    """A bot that thinks until the test opens its gate (to hold a move in the worker pool)."""
+
+    name = "gated"
+    gate = threading.Event()
+    thinking = threading.Event()
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        GatedBot.thinking.set()
+        assert GatedBot.gate.wait(60)
+        return legal[0]
+
+
+def gated(game_map: GameMap, seat: int, seed: int) -> GatedBot:
+    return GatedBot(game_map, seat, seed)
+
+
+def test_the_server_answers_while_a_bot_thinks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(BOTS, "gated", gated)
+    GatedBot.gate.clear()
+    GatedBot.thinking.clear()
+    with live_server() as server:
+        body = {"map": "europe", "seed": 4, "bot_delay": 0, "when_people_leave": "wait",
+                "seats": [{"type": "bot", "level": "gated"}, {"type": "human", "name": "Ana"}]}
+        created = httpx.post(f"{server.http}/api/games", json=body).json()
+        gid = created["id"]
+        assert GatedBot.thinking.wait(30)
+
+        async def while_thinking() -> dict[str, Any]:
+            client = await Client.open(server.ws_url(gid))
+            snap = await client.join(created["seats"][1]["token"])
+            await client.send({"type": "ping"})
+            assert (await client.recv_type("pong"))["type"] == "pong"
+            async with httpx.AsyncClient(base_url=server.http) as http:
+                assert (await http.get(f"/api/games/{gid}")).json()["version"] == 0
+            GatedBot.gate.set()
+            update = await client.recv_type("update")
+            await client.close()
+            return {"snap": snap, "update": update}
+
+        got = asyncio.run(while_thinking())
+        assert got["snap"]["version"] == 0 and got["update"]["version"] == 1
+        assert got["update"]["last"]["seat"] == 0
+
+
+async def join_play_leave(url: str, token: str, moves: int) -> int:
+    client = await Client.open(url)
+    msg = await client.join(token)
+    done = 0
+    while done < moves or not msg.get("legal"):
+        if msg["type"] in ("snapshot", "update") and msg["legal"]:
+            await client.send({"type": "action", "version": msg["version"], "id": msg["legal"][0]["id"]})
+            done += 1
+        msg = await client.recv()
+    await client.close()
+    version: int = msg["version"]
+    return version
+
+
+def test_when_people_leave_finish() -> None:
+    with live_server(leave_grace=0) as server:
+        body = {"map": "europe", "seed": 9, "bot_delay": 0, "when_people_leave": "finish",
+                "seats": [{"type": "human", "name": "Ana"}, {"type": "bot", "level": "random"}]}
+        created = httpx.post(f"{server.http}/api/games", json=body).json()
+        gid = created["id"]
+        # nobody has come yet: the game waits for its people
+        room = server.manager.rooms[gid]
+        assert room.game.current == 0 and room.bot_task is None
+        asyncio.run(join_play_leave(server.ws_url(gid), created["seats"][0]["token"], 3))
+        wait_until(lambda: room.game.is_over, 120)
+        summary = httpx.get(f"{server.http}/api/games/{gid}").json()
+        assert summary["status"] == "finished"
+        seats = [a.seat for a in server.store.actions(gid)]
+        assert seats.count(0) > 20  # the stand-in bot played Ana's seat to the end
+
+
+def test_when_people_leave_wait() -> None:
+    with live_server(leave_grace=0) as server:
+        body = {"map": "europe", "seed": 9, "bot_delay": 0, "when_people_leave": "wait",
+                "seats": [{"type": "human", "name": "Ana"}, {"type": "bot", "level": "random"}]}
+        created = httpx.post(f"{server.http}/api/games", json=body).json()
+        gid, token = created["id"], created["seats"][0]["token"]
+        version = asyncio.run(join_play_leave(server.ws_url(gid), token, 3))
+        room = server.manager.rooms[gid]
+        wait_until(lambda: not room.conns and (room.bot_task is None or room.bot_task.done()))
+        assert room.version == version and room.game.current == 0 and not room.game.is_over
+        assert server.manager._bot_level(room) is None  # nobody will play Ana's seat
+        # and she can come back and play on
+        assert asyncio.run(join_play_leave(server.ws_url(gid), token, 1)) > version
