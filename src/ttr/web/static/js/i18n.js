@@ -58,6 +58,11 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
+/** A string by key, or `fallback` where no language has that key (e.g. a bot level the page does not know). */
+export function tOr(key, fallback, params = {}) {
+  return Object.prototype.hasOwnProperty.call(strings, key) ? t(key, params) : fallback;
+}
+
 /** A city's name in the current language (the board's spelling if none). */
 export function city(name) {
   return cities[name] || name;

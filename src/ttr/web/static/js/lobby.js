@@ -1,7 +1,7 @@
 // The lobby: create a game (map, seats, bots), invite links, your games, recent games to watch or replay.
 import { api, loadSeats, saveSeat, forgetSeat, inviteLink } from "./api.js";
 import { h, clear, announce } from "./dom.js";
-import { t, translateDom } from "./i18n.js";
+import { t, tOr, translateDom } from "./i18n.js";
 
 export async function showLobby(main) {
   const [maps, bots] = await Promise.all([api.maps(), api.bots().catch(() => [])]);
@@ -97,7 +97,7 @@ class Lobby {
         "aria-label": t("lobby.name_of", { n: i + 1 }), oninput: (ev) => { seat.name = ev.target.value; } }));
     } else {
       li.append(h("select", { id: `seat-${i}-level`, "aria-label": t("lobby.level_of", { n: i + 1 }), onchange: (ev) => { seat.level = ev.target.value; } },
-        this.levels.map((lv) => h("option", { value: lv, selected: lv === seat.level }, t(`level.${lv}`)))));
+        this.levels.map((lv) => h("option", { value: lv, selected: lv === seat.level }, tOr(`level.${lv}`, lv)))));
     }
     li.append(h("button", { type: "button", class: "icon", id: `seat-${i}-remove`, disabled: this.seats.length <= info.players_min,
       "aria-label": t("lobby.remove_seat", { n: i + 1 }), onclick: () => { this.seats.splice(i, 1); this.render(); } }, "✕"));
@@ -107,7 +107,7 @@ class Lobby {
   async create() {
     const seatsBody = this.seats.map((s, i) => s.type === "human"
       ? { type: "human", name: (s.name || "").trim() || (i === 0 ? t("lobby.you") : t("lobby.player", { n: i + 1 })) }
-      : { type: "bot", level: s.level, name: t("lobby.bot_name", { level: t(`level.${s.level}`), n: i + 1 }) });
+      : { type: "bot", level: s.level, name: t("lobby.bot_name", { level: tOr(`level.${s.level}`, s.level), n: i + 1 }) });
     const body = { map: this.mapName, seats: seatsBody,
       when_people_leave: document.getElementById("leave-wait").checked ? "wait" : "finish" };
     const seed = document.getElementById("seed-input").value;

@@ -1,0 +1,111 @@
+"""Driving the page like a person: create games through the API, open a seat, act by clicking."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+BOT_LEVEL = "greedy"  # fast, and a real opponent
+
+
+def api(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    """A JSON call to the server (POST when there is a body)."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=15) as res:
+        return json.load(res)
+
+
+def create_game(base: str, map_name: str = "europe", seed: int = 1, bots: int = 1, level: str = BOT_LEVEL,
+                name: str = "Ana") -> tuple[str, str]:
+    """A game of one person (seat 0) against bots, with a fixed seed and no bot delay: (game id, token)."""
+    seats = [{"type": "human", "name": name}] + [{"type": "bot", "level": level} for _ in range(bots)]
+    game = api(base, "/api/games", {"map": map_name, "seed": seed, "bot_delay": 0, "seats": seats})
+    return game["id"], game["seats"][0]["token"]
+
+
+def open_seat(page: Any, base: str, game_id: str, token: str, seat: int = 0) -> None:
+    """Open a seat's invite link and wait for the first state."""
+    page.goto(f"{base}/#/play/{game_id}/{seat}/{token}")
+    page.wait_for_selector("main[data-version]")
+
+
+def state(page: Any) -> tuple[str, str, bool]:
+    """(phase, version, whether it is this seat's turn) as the page shows them."""
+    main = page.locator("main")
+    mine = main.get_attribute("data-my-turn") == "1"
+    return main.get_attribute("data-phase"), main.get_attribute("data-version"), mine
+
+
+def wait_turn(page: Any, after_version: str | None = None) -> None:
+    """Wait until it is this seat's turn (after `after_version`, if given) or the game is over."""
+    old = json.dumps(after_version)
+    page.wait_for_function(
+        f"() => {{ const m = document.querySelector('main'); return m.dataset.version !== undefined"
+        f" && ({old} === null || m.dataset.version !== {old})"
+        f" && (m.dataset.myTurn === '1' || m.dataset.phase === 'game_over'); }}", timeout=30000)
+
+
+def click_and_wait(page: Any, selector: str) -> None:
+    """Click something that sends an action, then wait for the next turn of this seat (or the end)."""
+    _, version, _ = state(page)
+    page.locator(selector).first.click()
+    wait_turn(page, version)
+
+
+def claim_first(page: Any, tunnel: bool | None = None) -> bool:
+    """Claim the first claimable route from the route list (only tunnels / only non-tunnels if asked)."""
+    names = page.eval_on_selector_all(
+        "#route-list button[data-act=claim]", "els => els.map(e => e.dataset.route)")
+    for name in names:
+        is_tunnel = page.eval_on_selector(
+            f"svg.board g.route[data-route={json.dumps(name)}]", "g => g.classList.contains('tunnel')")
+        if tunnel is None or is_tunnel == tunnel:
+            page.evaluate("document.getElementById('route-list').open = true")
+            page.locator(f"#route-list button[data-route={json.dumps(name)}]").click()
+            click_and_wait(page, "#claim-confirm")
+            return True
+    return False
+
+
+def draw_something(page: Any) -> None:
+    """Draw a card (the deck, else the first face-up card that may be taken), else tickets, else pass."""
+    if page.locator("#draw-deck:enabled").count():
+        click_and_wait(page, "#draw-deck")
+    elif page.locator("#draw button[data-act=face-up]:enabled").count():
+        click_and_wait(page, "#draw button[data-act=face-up]:enabled")
+    elif page.locator("#pass-button").count():
+        click_and_wait(page, "#pass-button")
+    else:
+        click_and_wait(page, "#draw-tickets")
+
+
+def play_one(page: Any, prefer_tunnels: bool = False, pay: bool = True) -> str:
+    """One action of a simple policy: keep offered tickets, pay tunnels (or give up), claim when possible,
+    else draw. Returns the phase it acted in."""
+    phase, _, mine = state(page)
+    assert mine, "not this seat's turn"
+    if phase == "choose_tickets":
+        click_and_wait(page, "#keep-tickets")
+    elif phase == "tunnel_payment":
+        if pay and page.locator("#action-panel button[data-act=pay]").count():
+            click_and_wait(page, "#action-panel button[data-act=pay]")
+        else:
+            click_and_wait(page, "#abandon-tunnel")
+    else:
+        only = False if prefer_tunnels else None
+        claimed = phase == "main" and ((prefer_tunnels and claim_first(page, tunnel=True)) or claim_first(page, only))
+        if not claimed:
+            draw_something(page)
+    return phase
+
+
+def play_to_end(page: Any, limit: int = 400) -> int:
+    """Play this seat until the game is over; the number of actions taken."""
+    for n in range(limit):
+        phase, _, _ = state(page)
+        if phase == "game_over":
+            return n
+        play_one(page)
+    raise AssertionError(f"the game did not end in {limit} actions")

@@ -1,0 +1,201 @@
+"""Every action by clicking (Europe, one person against a greedy bot, fixed seeds): the setup ticket choice,
+drawing cards, claiming a route with the cheapest card set preselected, a station, a tunnel paid and one
+given up, the keyboard, the hint and the confirm step."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .conftest import Served, shot
+from .driver import claim_first, click_and_wait, create_game, draw_something, open_seat, play_one, state, wait_turn
+
+
+def start(page: Any, server: Served, seed: int = 3) -> str:
+    game_id, token = create_game(server.base, "europe", seed=seed)
+    open_seat(page, server.base, game_id, token)
+    wait_turn(page)
+    return game_id
+
+
+def hand_size(page: Any) -> int:
+    counts = page.eval_on_selector_all("#hand-cards .chip-count", "els => els.map(e => e.textContent)")
+    return sum(int(c.lstrip("×")) for c in counts)
+
+
+def my_row(page: Any) -> list[str]:
+    """Score, trains, stations, cards, tickets of seat 0 in the players table."""
+    return page.eval_on_selector_all('#players tr[data-seat="0"] td', "els => els.map(e => e.textContent)")
+
+
+def keep_setup(page: Any) -> None:
+    assert state(page)[0] == "choose_tickets"
+    click_and_wait(page, "#keep-tickets")
+
+
+def play_until(page: Any, condition: Any, limit: int = 120, **policy: Any) -> None:
+    """Act with the simple policy until `condition(page)` holds on this seat's turn."""
+    for _ in range(limit):
+        if condition(page):
+            return
+        assert state(page)[0] != "game_over", "the game ended first"
+        play_one(page, **policy)
+    raise AssertionError("the condition never held")
+
+
+def test_setup_ticket_choice(page: Any, server: Served) -> None:
+    start(page, server)
+    offer = page.locator("#action-panel input[type=checkbox]")
+    assert offer.count() == 4  # 1 long and 3 regular tickets on offer
+    assert "2" in page.locator("#action-panel").inner_text()  # keep at least 2
+    for i in range(3):
+        offer.nth(i).uncheck()
+    assert page.locator("#keep-tickets").is_disabled()  # 1 ticket is too few
+    offer.nth(1).check()
+    assert page.locator("#keep-tickets").is_enabled()
+    kept = [offer.nth(i).get_attribute("data-ticket") for i in (1, 3)]
+    shot(page, "setup-tickets")
+    click_and_wait(page, "#keep-tickets")
+    listed = page.eval_on_selector_all("#ticket-list li", "els => els.map(e => e.dataset.ticket)")
+    assert sorted(listed) == sorted(kept)
+    assert all(s == "0" for s in page.eval_on_selector_all("#ticket-list li", "els => els.map(e => e.dataset.done)"))
+    assert re.search(r"Ana kept .+", page.locator("#log-list").inner_text())
+
+
+def test_draw_from_the_row_and_the_deck(page: Any, server: Served) -> None:
+    start(page, server)
+    keep_setup(page)
+    before = hand_size(page)
+    button = page.locator("#draw button[data-act=face-up]:enabled:not([data-card=locomotive])").first
+    card = button.get_attribute("data-card")
+    click_and_wait(page, f"#draw button[data-card={card}]:enabled")
+    assert state(page)[0] == "second_card"
+    assert hand_size(page) == before + 1
+    assert page.locator("#draw-tickets").is_disabled()  # the second card only
+    click_and_wait(page, "#draw-deck")
+    assert hand_size(page) == before + 2
+    log = page.locator("#log-list").inner_text()
+    assert f"Ana took the face-up {card}." in log
+    assert re.search(r"Ana drew a card from the deck \(\w+\)\.", log)
+    assert my_row(page)[3] == str(before + 2)
+
+
+def test_claim_a_route_with_the_cheapest_cards_preselected(page: Any, server: Served) -> None:
+    start(page, server)
+    keep_setup(page)
+    play_until(page, lambda p: state(p)[0] == "main" and p.locator("svg.board g.route.claimable").count() > 0,
+               prefer_tunnels=False, **{})
+    route = page.locator("svg.board g.route.claimable").first
+    name = route.get_attribute("data-route")
+    trains_before = int(my_row(page)[1])
+    route.click()
+    dialog = page.locator("#dialog")
+    assert dialog.is_visible()
+    options = dialog.locator("ul.options li")
+    n = options.count()
+    wilds = [options.nth(i).locator('[data-card="locomotive"] .chip-count').all_inner_texts() for i in range(n)]
+    wild_counts = [int(w[0].lstrip("×")) if w else 0 for w in wilds]
+    checked = [options.nth(i).locator("input").is_checked() for i in range(options.count())]
+    assert checked.index(True) == wild_counts.index(min(wild_counts))
+    shot(page, "claim-dialog")
+    click_and_wait(page, "#claim-confirm")
+    taken = page.locator(f'svg.board g.route[data-route="{name}"]')
+    if state(page)[0] == "tunnel_payment":
+        click_and_wait(page, "#action-panel button[data-act=pay]")
+    assert taken.get_attribute("data-seat") == "0"
+    assert taken.locator(".owner-piece").count() == int(taken.get_attribute("data-length"))
+    assert int(my_row(page)[1]) == trains_before - int(taken.get_attribute("data-length"))
+    assert "Ana claimed" in page.locator("#log-list").inner_text()
+
+
+def test_build_a_station(page: Any, server: Served) -> None:
+    start(page, server, seed=4)
+    keep_setup(page)
+    play_until(page, lambda p: state(p)[0] == "main" and p.locator("#build-station:enabled").count() > 0)
+    page.click("#build-station")
+    city = page.locator("#station-city").input_value()
+    page.locator("#station-city").select_option(city)
+    assert page.locator("#dialog input[name=station-option]:checked").count() == 1
+    click_and_wait(page, "#station-confirm")
+    piece = page.locator(f'svg.board g.city[data-city="{city}"] .station-piece[data-seat="0"]')
+    assert piece.count() == 1
+    assert my_row(page)[2] == "2"
+    assert f"built a station in {city}" in page.locator("#log-list").inner_text()
+    shot(page, "station")
+
+
+def test_tunnel_paid_and_tunnel_given_up(page: Any, server: Served) -> None:
+    start(page, server, seed=11)
+    keep_setup(page)
+    outcomes: list[str] = []
+    for _ in range(200):
+        phase = state(page)[0]
+        assert phase != "game_over", f"the game ended with tunnels {outcomes}"
+        if phase == "tunnel_payment":
+            reveal = page.locator("#tunnel-reveal .chip")
+            assert reveal.count() == 3
+            assert re.search(r"Extra cards to pay: [123]", page.locator("#tunnel-extra").inner_text())
+            title = page.locator("#action-panel h2").inner_text()
+            if "paid" not in outcomes and page.locator("#action-panel button[data-act=pay]").count():
+                shot(page, "tunnel")
+                click_and_wait(page, "#action-panel button[data-act=pay]")
+                outcomes.append("paid")
+                assert "Ana paid" in page.locator("#log-list").inner_text()
+            else:
+                click_and_wait(page, "#abandon-tunnel")
+                outcomes.append("gave up")
+                assert "Ana gave up the tunnel." in page.locator("#log-list").inner_text()
+            assert title.startswith("Tunnel: ")
+            if {"paid", "gave up"} <= set(outcomes):
+                return
+        elif phase == "main":
+            if not claim_first(page, tunnel=True):
+                draw_something(page)
+        else:
+            play_one(page)
+    raise AssertionError(f"no tunnel needed extra cards twice: {outcomes}")
+
+
+def test_keyboard_claim_and_confirm_step(page: Any, server: Served) -> None:
+    start(page, server)
+    keep_setup(page)
+    # the confirm step: the move waits for a yes
+    page.locator("#confirm-toggle").check()
+    page.locator("#draw-deck").focus()
+    page.keyboard.press("Enter")
+    assert page.locator("#dialog").is_visible()
+    assert "Draw a card from the deck" in page.locator("#dialog").inner_text()
+    version = state(page)[1]
+    page.keyboard.press("Escape")  # cancelled: nothing sent
+    assert not page.locator("#dialog").is_visible()
+    assert state(page)[1] == version
+    page.locator("#draw-deck").focus()
+    page.keyboard.press("Enter")
+    page.locator("#confirm-yes").focus()
+    page.keyboard.press("Enter")
+    wait_turn(page, version)
+    assert state(page)[0] == "second_card"
+    page.locator("#confirm-toggle").uncheck()
+    play_until(page, lambda p: state(p)[0] == "main" and p.locator("svg.board g.route.claimable").count() > 0)
+    # a claimable route on the board is focusable and opens its claim with Enter
+    name = page.locator("svg.board g.route.claimable").first.get_attribute("data-route")
+    route = page.locator(f'svg.board g.route[data-route="{name}"]')
+    route.focus()
+    assert page.locator(".board-tip").is_visible()
+    assert "you can claim it" in page.locator(".board-tip").inner_text()
+    page.keyboard.press("Enter")
+    assert page.locator("#dialog").is_visible()
+    assert page.evaluate("document.activeElement.name") == "claim-option"
+    page.keyboard.press("Tab")
+    version = state(page)[1]
+    page.keyboard.press("Enter")
+    wait_turn(page, version)
+    assert route.get_attribute("data-seat") == "0" or state(page)[0] == "tunnel_payment"
+
+
+def test_hint(page: Any, server: Served) -> None:
+    start(page, server)
+    keep_setup(page)
+    page.click("#hint-button")
+    page.wait_for_function("document.getElementById('hint-text').textContent.startsWith('Hint: ')")
+    assert len(page.locator("#hint-text").inner_text()) > len("Hint: ")
