@@ -75,8 +75,14 @@ class GreedyBot(BaseBot):
         """The greedy choice (see the class and module docstrings)."""
         if len(legal) == 1:
             return legal[0]
-        board = Board.from_view(self.ix, view)
-        opts = sort_options(self.ix, legal)
+        return self.decide(Board.from_view(self.ix, view), legal)
+
+    def decide(self, board: Board, legal: list[Action], ids: list[int] | None = None) -> Action:
+        """The greedy choice for the seat of `board` among `legal` (with their catalogue `ids` if known:
+        faster); `choose` reads the view into a `Board`, search reads a sampled game (`Board.from_game`)."""
+        if len(legal) == 1:
+            return legal[0]
+        opts = sort_options(self.ix, legal, ids)
         if opts.keeps:
             return self._keep_tickets(board, opts)
         if opts.pays or opts.abandon:
@@ -145,6 +151,11 @@ class GreedyBot(BaseBot):
 
     def _keep_tickets(self, board: Board, opts: Options) -> Action:
         """The keep-set whose plan earns the most points beyond the going rate per train, within a train cap."""
+        return opts.keeps[self.keep_ranking(board, opts)[0]][1]
+
+    def keep_ranking(self, board: Board, opts: Options) -> list[int]:
+        """The indexes of `opts.keeps`, greedy's choice first: the sets that fit by value (highest first),
+        then the others by the risk of what they lose (least first)."""
         ix = self.ix
         held = self._todo(board)
         setup = not board.tickets
@@ -153,8 +164,8 @@ class GreedyBot(BaseBot):
         trains = board.my_trains
         cap = trains * self.setup_cap if setup else trains - 1
         turns = self._turns_left(board)
-        best: tuple[float, int] | None = None
-        fallback: tuple[float, int] | None = None
+        fits: list[tuple[float, int]] = []
+        others: list[tuple[float, int]] = []
         for i, (kept, _) in enumerate(opts.keeps):
             plan = plan_tickets(board, held + list(kept), costs)
             lost = sum(ix.ticket_points[t] for t in plan.dropped)
@@ -163,15 +174,11 @@ class GreedyBot(BaseBot):
             value = gain + (plan.points - base.points) - self.train_rate * extra
             needed = self._turns_needed(board, plan)
             ok = plan.trains <= cap and not plan.dropped and (setup or needed <= turns)
-            if ok and (best is None or value > best[0]):
-                best = (value, i)
-            # Nothing fits: keep what loses least (a ticket no path joins is a certain loss).
-            risk = 2 * lost + extra + (sum(ix.ticket_points[t] for t in kept) if extra else 0)
-            if fallback is None or risk < fallback[0]:
-                fallback = (risk, i)
-        chosen = best if best is not None else fallback
-        assert chosen is not None
-        return opts.keeps[chosen[1]][1]
+            if ok:
+                fits.append((-value, i))
+            else:  # nothing fits: keep what loses least (a ticket no path joins is a certain loss)
+                others.append((2 * lost + extra + (sum(ix.ticket_points[t] for t in kept) if extra else 0), i))
+        return [i for _, i in sorted(fits)] + [i for _, i in sorted(others)]
 
     def _turns_needed(self, board: Board, plan: Plan) -> float:
         """Turns to finish a plan: a claim per route plus a turn per two missing cards."""

@@ -1,73 +1,65 @@
-"""`mcts`: information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012), guided by
-the greedy bot.
+"""`mcts`: information-set Monte Carlo search over a few candidate moves, with greedy playouts.
 
-Each iteration samples a full game consistent with the seat's view (`ttr.engine.sample.InfoSet`), so the
-hidden parts (other hands and tickets, the deck order, hence blind draws and tunnel reveals) are chance
-resolved inside that sample. It then walks one tree shared by all samples, keyed by action ids, choosing
-among the actions legal *in this sample* by UCB with availability counts; adds one node; plays the
-ticket-aware rollout policy of `ttr.bots.mcts_policy` for `depth` more actions; and scores the result for
-every seat (its estimated final score's lead over the best other seat, squashed to [0, 1]).
+A decision of the `mcts` bot:
 
-The greedy bot guides the search: its move starts with virtual visits at the root (a fifth of the
-budget), the second card of a draw and tunnel payments are left to it, the root weighs a single draw
-(greedy's colour choice), and another move is played only if the search rates it clearly better. So the
-search decides what greedy's plan cannot see: claim now or draw, tickets, stations, the end of the game.
-Claims are considered with one card set per route (fewest wilds, then the colour held most), stations
-with their cheapest card set where they could borrow a route.
+1. It asks the greedy bot (`ttr.bots.greedy`) for its move: the *guide*. The second card of a draw and
+   tunnel payments are left to it, as is any decision with a single legal action.
+2. It picks a handful of *candidates*: the guide's move; in a main turn, a card draw, a ticket draw, the
+   claims of greedy's plan routes and the longest claims it can pay (one card set per route, as greedy
+   would pay); when choosing tickets, greedy's best keep-sets by its own valuation.
+3. It samples *worlds*: full games consistent with what its seat has seen (`ttr.engine.sample.InfoSet`:
+   other hands and tickets, the deck and ticket deck order are dealt at random; face-up cards, discards,
+   claims and its own hand and tickets are as seen). Blind draws and tunnel reveals are chance, resolved
+   by the world's deck.
+4. In every world it plays every candidate, then greedy for all seats to the end of the game (or for
+   `depth` actions, then the estimate of `ttr.bots.mcts_policy`), and scores the candidate by its seat's
+   final margin over the best other seat. Every candidate meets the same worlds (common random numbers),
+   so their differences are measured with far less noise than their values.
+5. It plays the candidate of best mean margin, but leaves the guide's move only when the other one is
+   better by `margin` points on average: the search mostly catches greedy's mistakes.
 
-Budgets: `iterations` per decision (reproducible) and/or `time_limit` seconds (not reproducible).
-Difficulty names: `easy` (long_route_junkie), `medium` (greedy), `hard` (mcts, 300 iterations), `expert`
-(mcts, 1500 iterations). Measured so far (Europe, 2 players, 20 games, 200 iterations): 7-13 against
-greedy, within the noise of greedy against itself; the search seldom overrules greedy, so `hard` and
-`expert` are not yet shown to be stronger than `medium`.
+The search is one level deep (a flat Monte Carlo search over the root moves; the opponents and the seat's
+own later moves follow greedy), which the playouts' accuracy repays better than a deeper tree would at
+this budget: a full greedy playout costs about 50 ms in two-player Europe and 5 ms in New York.
+
+Budgets: `iterations` playouts per decision (reproducible) or `time_limit` seconds (`mcts`: 0.5 s; it stops
+before a world that would overrun it, so every candidate has the same worlds). The time is the CPU time of the thread
+(`time.thread_time`): on an idle core the same as wall time, and on a loaded machine the search still gets
+its 0.5 s of one core, only later. `mcts:N` is N playouts per decision.
 """
 
 from __future__ import annotations
 
 import math
-import random
 import time
 from typing import Any
 
 from ttr.bots.base import BaseBot
 from ttr.bots.greedy import GreedyBot
-from ttr.bots.mcts_policy import rewards, rollout
+from ttr.bots.mcts_policy import estimate
+from ttr.bots.planning import Board, sort_options
+from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Action, Game
 from ttr.engine import actions as A
-from ttr.engine.game import MAIN
+from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN
 from ttr.engine.sample import InfoSet
 from ttr.maps import GameMap
 
 
-class Node:
-    """A tree node: the action that led here, who played it, and its statistics (for that player)."""
-
-    __slots__ = ("avail", "children", "player", "reward", "visits")
-
-    def __init__(self, player: int) -> None:
-        self.player = player
-        self.children: dict[int, Node] = {}
-        self.visits = 0
-        self.avail = 0
-        self.reward = 0.0
-
-
 class MctsBot(BaseBot):
-    """Information-set MCTS over sampled games; see the module docstring."""
+    """Flat information-set Monte Carlo search over greedy's move and a few alternatives; see the module."""
 
     name = "mcts"
-    iterations: int | None = 200
-    time_limit: float | None = None
-    depth = 24  # rollout actions after the new node before the position is scored
-    exploration = 0.7
-    margin_scale = 20.0
-    guide_visits = 8  # virtual visits of the guide bot's move at the root (at least a fifth of the iterations)
-    guide_value = 0.55  # and their mean reward: the search must find better to play something else
-    deviation_margin = 0.02  # another move must beat the guide's mean reward by this much
+    iterations: int | None = None  # playouts per decision
+    time_limit: float | None = 0.5  # or seconds per decision
+    depth: int | None = None  # playout actions before the estimate (None: to the end of the game)
+    margin = 2.0  # points on average another candidate must gain over the guide's move to be played
+    claims = 3  # claims considered beside the guide's move
+    keeps = 3  # keep-sets considered
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
                  time_limit: float | None = None, depth: int | None = None) -> None:
-        """A bot with the class budget, or the `iterations` / `time_limit` / rollout `depth` given."""
+        """A bot with the class budget, or the `iterations` / `time_limit` / playout `depth` given."""
         super().__init__(game_map, seat, seed)
         if iterations is not None or time_limit is not None:
             self.iterations = iterations
@@ -76,147 +68,123 @@ class MctsBot(BaseBot):
             self.depth = depth
         if self.iterations is None and self.time_limit is None:
             raise ValueError("an mcts bot needs an iteration or time budget")
-        self.last_iterations = 0
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError("an mcts bot needs at least one iteration")
         self.guide = GreedyBot(game_map, seat, seed)
+        self.last_iterations = 0  # playouts of the last search
+        self.last_values: dict[int, float] = {}  # candidate id -> mean margin, of the last search
+        self._playout: GreedyPlayout | None = None
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
-        """The guide's move, unless the search finds a clearly better one (main turns and ticket choices)."""
+        """The guide's move, unless the search finds a candidate clearly better on the sampled worlds."""
+        self.last_iterations = 0
+        self.last_values = {}
         if len(legal) == 1:
             return legal[0]
         guide_action = self.guide.choose(view, legal)
         if view["turn"]["phase"] in ("second_card", "tunnel_payment"):
-            return guide_action  # card colours and tunnel payments: the guide's plan knows best
+            return guide_action
         info = InfoSet(self.game_map, view)
-        root = Node(-1)
         rng = self.rng
         first = info.sample(rng)
         guide = first.encode(guide_action)
-        root_ids = root_candidates(first, guide)
-        virtual = max(self.guide_visits, (self.iterations or 0) // 5)
-        prior = root.children[guide] = Node(self.seat)
-        prior.visits = prior.avail = virtual
-        prior.reward = virtual * self.guide_value
-        deadline = time.monotonic() + self.time_limit if self.time_limit is not None else math.inf
+        cands = self.candidates(first, guide, view, legal)
+        if len(cands) < 2:
+            return guide_action
+        if self._playout is None or len(self._playout.bots) != first.n:
+            self._playout = GreedyPlayout(self.game_map, first.n, self.rng.randrange(1 << 30))
+        deadline = time.thread_time() + self.time_limit if self.time_limit is not None else math.inf
         limit = self.iterations if self.iterations is not None else 1 << 60
-        count = 0
-        sample = first
-        while count < limit and (count == 0 or time.monotonic() < deadline):
-            if count:
-                sample = info.sample(rng)
-            self._iterate(root, sample, rng, root_ids)
-            count += 1
-        self.last_iterations = count
-        best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].reward, -kv[0]))[0]
-        if best != guide:  # leave the guide's move only for one the search found clearly better
-            node, real = root.children[best], prior.visits - virtual
-            guide_mean = (prior.reward - virtual * self.guide_value) / real if real else self.guide_value
-            if node.reward / node.visits < guide_mean + self.deviation_margin:
-                best = guide
-        game = info.sample(rng)
-        action = game.decode(best)
-        return action if action in legal else legal[0]
-
-    # ------------------------------------------------------------------ one iteration
-
-    def _iterate(self, root: Node, game: Game, rng: random.Random, root_ids: list[int]) -> None:
-        path = [root]
-        node = root
-        c = self.exploration
-        while not game.is_over:
-            ids = root_ids if node is root else candidate_ids(game)
-            untried = []
-            for aid in ids:
-                child = node.children.get(aid)
-                if child is None:
-                    untried.append(aid)
-                else:
-                    child.avail += 1
-            player = game.current
-            if untried:
-                aid = untried[rng.randrange(len(untried))]
-                child = node.children[aid] = Node(player)
-                child.avail = 1
-                game.apply_unchecked(aid)
-                path.append(child)
+        totals = dict.fromkeys(cands, 0.0)
+        worlds = 0
+        world = first
+        start = time.thread_time()
+        while self.last_iterations + len(cands) <= max(limit, len(cands)):
+            for aid in cands:
+                totals[aid] += self._play(world, aid)
+                self.last_iterations += 1
+            worlds += 1
+            now = time.thread_time()
+            if now + (now - start) / worlds > deadline:  # another world would overrun the time
                 break
-            best_score = -1.0
-            best_aid = ids[0]
-            for aid in ids:
-                child = node.children[aid]
-                score = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
-                if score > best_score:
-                    best_score, best_aid = score, aid
-            game.apply_unchecked(best_aid)
-            node = node.children[best_aid]
-            path.append(node)
-        rollout(game, rng, self.depth)
-        values = rewards(game, self.margin_scale)
-        for n in path:
-            n.visits += 1
-            if n.player >= 0:
-                n.reward += values[n.player]
+            world = info.sample(rng)
+        self.last_values = {aid: total / worlds for aid, total in totals.items()}
+        best = max(cands, key=lambda aid: (self.last_values[aid], aid == guide, -aid))
+        if best == guide or self.last_values[best] < self.last_values[guide] + self.margin:
+            return guide_action
+        action = first.decode(best)
+        return action if action in legal else guide_action
 
-
-# ---------------------------------------------------------------------- actions considered
-
-
-def root_candidates(game: Game, guide: int) -> list[int]:
-    """The moves the search weighs for the seat to play: the tree's candidates with a single draw (the
-    guide's own if it draws, else a blind one), and the guide's move."""
-    kind = game.cat.kind
-    ids = candidate_ids(game)
-    draws = [aid for aid in ids if kind[aid] in (A.DRAW_DECK, A.DRAW_FACE_UP)]
-    keep = guide if guide in draws else (draws[0] if draws else -1)
-    out = [aid for aid in ids if aid == keep or kind[aid] not in (A.DRAW_DECK, A.DRAW_FACE_UP)]
-    if guide not in out:
-        out.append(guide)
-    return sorted(out)
-
-
-def candidate_ids(game: Game) -> list[int]:
-    """The legal ids the tree considers: every one, except claims and stations thinned to one card set."""
-    ids = game.legal_ids()
-    if game.phase != MAIN or len(ids) < 8:
-        return ids
-    cat = game.cat
-    kind = cat.kind
-    hand = game.hands[game.current]
-    wild = game.wild
-    out: list[int] = []
-    best_claim: dict[int, tuple[tuple[int, int], int]] = {}
-    best_station: dict[int, tuple[tuple[int, int], int]] = {}
-    for aid in ids:
-        k = kind[aid]
-        if k == A.CLAIM or k == A.BUILD_STATION:
-            colour, w = cat.b[aid], cat.c[aid]
-            key = (-w, hand[colour] if colour != wild else -1)
-            table = best_claim if k == A.CLAIM else best_station
-            where = cat.a[aid]
-            if where not in table or key > table[where][0]:
-                table[where] = (key, aid)
+    def _play(self, world: Game, aid: int) -> float:
+        """The seat's margin over the best other seat after `aid` and a greedy playout in a copy of `world`."""
+        assert self._playout is not None
+        game = world.copy()
+        game.apply_unchecked(aid)
+        if self.depth is None:
+            self._playout.run(game)
         else:
-            out.append(aid)
-    out.extend(aid for _, aid in best_claim.values())
-    if best_station:
-        owner = game.owner
-        city_routes = game.map.city_routes
-        p = game.current
-        for city, (_, aid) in best_station.items():
-            if any(owner[r] >= 0 and owner[r] != p for r in city_routes[city]):
-                out.append(aid)
-    out.sort()
-    return out
+            self._playout.run(game, self.depth)
+        totals = estimate(game)  # the final scores once the game is over
+        me = self.seat
+        return totals[me] - max(v for q, v in enumerate(totals) if q != me)
+
+    # ------------------------------------------------------------------ candidates
+
+    def candidates(self, game: Game, guide: int, view: dict[str, Any], legal: list[Action]) -> list[int]:
+        """The moves the search compares (catalogue ids, the guide's first); see the module docstring."""
+        out = [guide]
+        if game.phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
+            board = Board.from_view(self.guide.ix, view)
+            opts = sort_options(self.guide.ix, legal)
+            for i in self.guide.keep_ranking(board, opts)[:self.keeps]:
+                aid = game.encode(opts.keeps[i][1])
+                if aid not in out:
+                    out.append(aid)
+            return out
+        if game.phase != MAIN:
+            return out
+        cat = game.cat
+        kind = cat.kind
+        ids = game.legal_ids()
+        if cat.draw_tickets in ids and cat.draw_tickets not in out:
+            out.append(cat.draw_tickets)
+        if not any(kind[aid] in (A.DRAW_DECK, A.DRAW_FACE_UP) for aid in out):
+            draws = [aid for aid in ids if kind[aid] in (A.DRAW_DECK, A.DRAW_FACE_UP)]
+            if draws:
+                out.append(draws[0])  # the blind draw when the deck has cards (greedy picks the second card)
+        board = Board.from_view(self.guide.ix, view)
+        plan_links = {self.guide.ix.link[r] for r in self.guide._current_plan(board).routes}
+        link = self.guide.ix.link
+        hand = game.hands[game.current]
+        wild = game.wild
+        best: dict[int, tuple[tuple[int, int], int]] = {}  # route -> (card set key, id)
+        for aid in ids:
+            if kind[aid] == A.CLAIM:
+                colour = cat.b[aid]
+                key = (-cat.c[aid], hand[colour] if colour != wild else -1)
+                r = cat.a[aid]
+                if r not in best or key > best[r][0]:
+                    best[r] = (key, aid)
+        length = self.guide.ix.length
+        claimed = {cat.a[aid] for aid in out if kind[aid] == A.CLAIM}
+        ranked = sorted(best, key=lambda r: (link[r] not in plan_links, -length[r], r))
+        for r in ranked[:self.claims]:
+            if r not in claimed:
+                out.append(best[r][1])
+        return out
 
 
 class MctsHard(MctsBot):
-    """`hard`: MCTS with 300 iterations per decision."""
+    """`hard`: the search with 300 playouts per decision."""
 
     name = "hard"
     iterations = 300
+    time_limit = None
 
 
 class MctsExpert(MctsBot):
-    """`expert`: MCTS with 1500 iterations per decision."""
+    """`expert`: the search with 1500 playouts per decision."""
 
     name = "expert"
     iterations = 1500
+    time_limit = None

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ttr.engine import Action
+from ttr.engine import Action, Game
+from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, PHASE_NAMES, TUNNEL
 from ttr.engine.scoring import UnionFind
 from ttr.maps import GameMap
 
@@ -50,6 +51,7 @@ class MapIndex:
     ticket_long: tuple[bool, ...]
     routes_by_length: tuple[int, ...]  # longest first, then map order
     parsed: dict[Action, tuple[int, int, int, int]] = field(default_factory=dict, compare=False)  # see sort_options
+    by_id: dict[int, tuple[int, int, Any]] = field(default_factory=dict, compare=False)  # see sort_options
 
     def route_name(self, r: int) -> str:
         """The record name of route `r`."""
@@ -174,6 +176,35 @@ class Board:
             signature=(*owner, *station_at),
         )
 
+    @classmethod
+    def from_game(cls, ix: MapIndex, game: Game, seat: int) -> Board:
+        """The `Board` that `from_view` would read from `seat_view(game, seat)`, taken from the game directly
+        (for search on sampled games, where building views would cost most of the time)."""
+        m = ix.game_map
+        owner = game.owner[:]
+        station_at = game.station_owner[:]
+        small = game.n <= m.rules.double_routes_single_use_max_players
+        twin = ix.twin
+        is_open = []
+        for r, o in enumerate(owner):
+            t = twin[r]
+            closed = o >= 0 or (t >= 0 and owner[t] >= 0 and (small or owner[t] == seat))
+            is_open.append(not closed)
+        trains = game.trains[:]
+        phase = game.phase
+        tunnel = phase == TUNNEL
+        return cls(
+            ix=ix, seat=seat, n=game.n, phase=PHASE_NAMES[phase], owner=owner, open=is_open,
+            hand=game.hands[seat][:], trains=trains, stations_left=game.stations_left[:],
+            station_at=station_at, scores=game.scores[:], tickets=game.tickets[seat][:],
+            offered=game.offered[:] if phase in (CHOOSE_SETUP, CHOOSE_TICKETS) and game.current == seat else [],
+            face_up=game.face_up[:], ticket_deck_size=len(game.ticket_deck), deck_size=len(game.deck),
+            discard_size=len(game.discard), tunnel_route=game.t_route if tunnel else -1,
+            tunnel_extra=game.t_extra if tunnel else 0,
+            final_round=min(trains) <= m.rules.end_trigger_pieces,
+            signature=(*owner, *station_at),
+        )
+
     @property
     def my_trains(self) -> int:
         """Trains (pieces) this seat has left."""
@@ -266,8 +297,11 @@ def _parse(ix: MapIndex, action: Action) -> tuple[int, int, int, int]:
     return (_PASS, 0, 0, 0)
 
 
-def sort_options(ix: MapIndex, legal: list[Action]) -> Options:
-    """Decode the legal actions once: claims per route, stations per city, draws, ticket keeps, payments."""
+def sort_options(ix: MapIndex, legal: list[Action], ids: list[int] | None = None) -> Options:
+    """Decode the legal actions once: claims per route, stations per city, draws, ticket keeps, payments.
+    With the actions' catalogue `ids` (equal length), static actions are looked up by id (faster)."""
+    if ids is not None:
+        return _sort_ids(ix, legal, ids)
     opts = Options()
     cache = ix.parsed
     for action in legal:
@@ -289,6 +323,48 @@ def sort_options(ix: MapIndex, legal: list[Action]) -> Options:
             opts.keeps.append((tuple(ix.game_map.ticket_index[t] for t in action.tickets), action))
         elif code == _PAY:
             opts.pays.append((wilds, action))
+        elif code == _TICKETS:
+            opts.draw_tickets = action
+        elif code == _ABANDON:
+            opts.abandon = action
+        else:
+            opts.pass_ = action
+    return opts
+
+
+def _sort_ids(ix: MapIndex, legal: list[Action], ids: list[int]) -> Options:
+    """`sort_options` with the options of static actions (all but keeps and payments) cached by id."""
+    opts = Options()
+    cache = ix.by_id
+    for aid, action in zip(ids, legal, strict=True):
+        entry = cache.get(aid)
+        if entry is None or (entry[0] in (_CLAIM, _STATION) and entry[2].action is not action):
+            code, what, colour, wilds = _parse(ix, action)
+            item: Any = action
+            if code == _CLAIM:
+                item = ClaimOption(action, what, colour, wilds)
+            elif code == _STATION:
+                item = StationOption(action, what, colour, wilds)
+            entry = (code, what, item)
+            if code not in (_KEEP, _PAY):
+                cache[aid] = entry
+        code, what, item = entry
+        if code == _CLAIM:
+            claims = opts.claims.get(what)
+            if claims is None:
+                opts.claims[what] = [item]
+            else:
+                claims.append(item)
+        elif code == _FACE:
+            opts.face_up[what] = action
+        elif code == _DECK:
+            opts.draw_deck = action
+        elif code == _STATION:
+            opts.stations.setdefault(what, []).append(item)
+        elif code == _KEEP:
+            opts.keeps.append((tuple(ix.game_map.ticket_index[t] for t in action.tickets), action))
+        elif code == _PAY:
+            opts.pays.append((_parse(ix, action)[3], action))
         elif code == _TICKETS:
             opts.draw_tickets = action
         elif code == _ABANDON:

@@ -1,0 +1,57 @@
+"""Greedy playouts on sampled games: every seat plays `greedy` on the `Game` itself (no views).
+
+Search (`ttr.bots.mcts`) plays many games forward from sampled positions. Reading a seat view for every
+decision would cost most of the time, so each seat's greedy bot reads the game directly
+(`Board.from_game`, the same `Board` its view would give) and answers with the legal actions' ids.
+"""
+
+from __future__ import annotations
+
+from ttr.bots.greedy import GreedyBot
+from ttr.bots.planning import Board, map_index
+from ttr.engine import Action, Game
+from ttr.engine import actions as A
+from ttr.maps import GameMap
+
+_STATIC = frozenset((A.DRAW_DECK, A.DRAW_FACE_UP, A.DRAW_TICKETS, A.CLAIM, A.ABANDON_TUNNEL, A.BUILD_STATION,
+                     A.PASS))
+
+
+class GreedyPlayout:
+    """One greedy bot per seat, reused from playout to playout (their plan caches are keyed by the board)."""
+
+    def __init__(self, game_map: GameMap, n: int, seed: int) -> None:
+        """Greedy bots for seats 0..n-1 of `game_map`, seeded with `seed`."""
+        self.ix = map_index(game_map)
+        self.bots = [GreedyBot(game_map, s, seed) for s in range(n)]
+        self._decoded: dict[int, Action] = {}
+
+    def choose_id(self, game: Game) -> int:
+        """The catalogue id greedy plays for the seat to move in `game`."""
+        ids = game.legal_ids()
+        if len(ids) == 1:
+            return ids[0]
+        cache = self._decoded
+        kind = game.cat.kind
+        legal = []
+        for aid in ids:
+            action = cache.get(aid)
+            if action is None:
+                action = game.decode(aid)
+                if kind[aid] in _STATIC:
+                    cache[aid] = action
+            legal.append(action)
+        seat = game.current
+        action = self.bots[seat].decide(Board.from_game(self.ix, game, seat), legal, ids)
+        for aid, a in zip(ids, legal, strict=True):
+            if a is action:
+                return aid
+        return ids[legal.index(action)]
+
+    def run(self, game: Game, max_actions: int = 1 << 30) -> int:
+        """Play greedy for every seat until the game ends or `max_actions` were played; the number played."""
+        played = 0
+        while played < max_actions and not game.is_over:
+            game.apply_unchecked(self.choose_id(game))
+            played += 1
+        return played
