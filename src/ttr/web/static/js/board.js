@@ -43,7 +43,16 @@ export class Board {
     this.container = container;
     this.wrap = h("div", { class: "board-wrap" });
     this.tip = h("div", { class: "board-tip", role: "status", hidden: true });
-    container.append(this.wrap, this.tip);
+    this.zoom = 1;
+    const zoomBy = (k) => {
+      this.zoom = Math.min(3, Math.max(1, this.zoom * k));
+      this.svg.style.width = `${Math.round(this.zoom * 100)}%`;
+    };
+    const zoomBar = h("div", { class: "zoom" },
+      h("button", { type: "button", class: "icon zoom-in", "aria-label": t("board.zoom_in"), onclick: () => zoomBy(1.5) }, "+"),
+      h("button", { type: "button", class: "icon zoom-out", "aria-label": t("board.zoom_out"), onclick: () => zoomBy(1 / 1.5) }, "−"));
+    this.zoomBar = zoomBar;
+    container.append(zoomBar, this.wrap, this.tip);
     const doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
     this.svg = document.importNode(doc.documentElement, true);
     this.svg.removeAttribute("width");
@@ -69,6 +78,13 @@ export class Board {
     g.setAttribute("role", "button");
     const title = g.querySelector("title");
     if (title) title.remove(); // our own tooltip replaces the browser's
+    // a wide invisible stroke along the route, so that a tap between two spaces still hits it
+    const centers = [...g.querySelectorAll("g.space")].map((sp) => /translate\(([-\d.]+) ([-\d.]+)\)/.exec(sp.getAttribute("transform")));
+    if (centers.length && centers[0] && centers[centers.length - 1]) {
+      const [a, b] = [centers[0], centers[centers.length - 1]];
+      g.insertBefore(svgEl("line", { class: "route-hit", x1: a[1], y1: a[2], x2: b[1], y2: b[2], stroke: "transparent",
+        "stroke-width": 14, "stroke-linecap": "round" }), g.firstChild);
+    }
     const show = () => this.showTip(route.index);
     g.addEventListener("mouseenter", show);
     g.addEventListener("focus", show);
@@ -103,6 +119,8 @@ export class Board {
 
   /** Put city names and route labels in the current language. */
   relabel() {
+    this.zoomBar.querySelector(".zoom-in").setAttribute("aria-label", t("board.zoom_in"));
+    this.zoomBar.querySelector(".zoom-out").setAttribute("aria-label", t("board.zoom_out"));
     for (const g of this.svg.querySelectorAll("g.city")) {
       const name = city(g.dataset.city);
       for (const text of g.querySelectorAll("text.city-name, text.city-halo")) text.textContent = name;

@@ -74,8 +74,8 @@ class GameView {
       h("label", { class: "inline" }, confirmBox, h("span", { "data-i18n": "game.confirm" })),
       h("a", { class: "button", href: "#/", "data-i18n": "nav.lobby" }));
     this.main.append(h("div", { class: "game" },
-      h("div", { class: "board-col" }, this.turnBox, this.errorBox, this.boardBox, this.routeList),
-      h("div", { class: "side-col" }, tools, this.hintBox, this.actionBox, this.finalBox, this.playersBox, this.drawBox,
+      h("div", { class: "board-col" }, this.turnBox, this.errorBox, this.actionBox, this.boardBox, this.routeList),
+      h("div", { class: "side-col" }, tools, this.hintBox, this.finalBox, this.playersBox, this.drawBox,
         this.handBox, this.ticketsBox, this.logBox)));
     this.board = new Board(this.boardBox, svgText, {
       onRoute: (index) => this.onRoute(index),

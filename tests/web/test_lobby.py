@@ -1,0 +1,123 @@
+"""The lobby, the languages, invite links, spectating and the phone-sized layout."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .conftest import Served, shot
+from .driver import api, create_game, open_seat, state, wait_turn
+
+
+def test_create_a_game_against_bots_from_the_lobby(page: Any, server: Served) -> None:
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create-form")
+    page.select_option("#map-select", "new_york")
+    page.fill("#seat-0-name", "Mei")
+    page.click("#add-seat")
+    page.click("#add-seat")
+    assert page.locator("#add-seat").is_disabled()  # New York: at most 4 seats
+    page.select_option("#seat-2-level", "easy")
+    page.click("#seat-3-remove")
+    page.fill("#seed-input", "21")
+    shot(page, "lobby")
+    page.click("#create-game")
+    page.wait_for_url("**/#/play/**")
+    wait_turn(page)
+    assert state(page)[0] == "choose_tickets"  # alone against bots: the game starts at once
+    game_id = page.url.split("/#/play/")[1].split("/")[0]
+    summary = api(server.base, f"/api/games/{game_id}")
+    assert summary["map"] == "new_york"
+    first = summary["seats"][0]
+    assert (first["name"], first["type"], first["level"]) == ("Mei", "human", None)
+    assert [s["level"] for s in summary["seats"][1:]] == ["medium", "easy"]
+    assert page.locator("#players tbody tr").count() == 3
+    # back in the lobby: the game is among yours, and among the recent games to watch
+    page.goto(server.base + "/#/")
+    page.wait_for_selector("#your-games")
+    assert game_id in page.locator("#your-games").inner_text()
+    page.wait_for_selector(f'#recent-games li[data-game="{game_id}"]')
+    assert page.locator(f'#recent-games li[data-game="{game_id}"] a').inner_text() == "Watch"
+
+
+def test_invite_links_and_spectating(page: Any, server: Served, browser: Any) -> None:
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create-form")
+    page.select_option("#seat-1-type", "human")
+    page.fill("#seat-0-name", "Ana")
+    page.fill("#seat-1-name", "Ben")
+    page.click("#create-game")
+    page.wait_for_selector("#invites")
+    links = page.eval_on_selector_all("#invites input.invite", "els => els.map(e => e.value)")
+    assert len(links) == 2 and all("/#/play/" in link for link in links)
+    game_id, seat, token = links[1].split("/#/play/")[1].split("/")
+    assert seat == "1" and len(token) >= 24
+    other = browser.new_context(viewport={"width": 1200, "height": 900}, locale="en-US")
+    try:
+        ben = other.new_page()
+        ben.goto(links[1])
+        ben.wait_for_selector("main[data-version]")
+        assert ben.locator('#players tr[data-seat="1"] .tag').first.inner_text() == "you"
+        assert ben.locator("#turn").inner_text() == "Ana is choosing destination tickets."
+        watcher = other.new_page()
+        watcher.goto(f"{server.base}/#/watch/{game_id}")
+        watcher.wait_for_selector("main[data-version]")
+        assert watcher.locator("#hint-button").count() == 0
+        assert watcher.locator("#hand").is_hidden() and watcher.locator("#tickets").is_hidden()
+        assert watcher.locator("#players tbody tr").count() == 2
+        # the spectator sees card counts, no hand and no ticket
+        assert watcher.locator("#hand-cards").count() == 0 and watcher.locator("#ticket-list").count() == 0
+        assert watcher.locator('#players tr[data-seat="0"] td').nth(3).inner_text() == "4"
+    finally:
+        other.close()
+
+
+def test_language_follows_the_browser_and_switches(browser: Any, server: Served) -> None:
+    game_id, token = create_game(server.base, "europe", seed=2)
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="zh-CN")
+    try:
+        page = context.new_page()
+        open_seat(page, server.base, game_id, token)
+        wait_turn(page)
+        assert page.evaluate("document.documentElement.lang") == "zh-Hans"
+        assert page.locator("#turn").inner_text() == "轮到你：选择要保留的任务牌。"
+        assert page.locator('svg.board g.city[data-city="Kobenhavn"] text.city-name').text_content() == "哥本哈根"
+        assert page.locator("#lang-select").input_value() == "zh-Hans"
+        shot(page, "game-zh-Hans")
+        page.select_option("#lang-select", "zh-Hant")
+        page.wait_for_function("document.documentElement.lang === 'zh-Hant'")
+        assert page.locator("#turn").inner_text() == "輪到你：選擇要保留的任務牌。"
+        assert page.locator('svg.board g.city[data-city="Erzurum"] text.city-name').text_content() == "埃爾祖倫"
+        assert "雙線道" in page.locator('svg.board g.route.double').first.get_attribute("aria-label")
+        page.reload()  # the choice is kept
+        page.wait_for_selector("main[data-version]")
+        assert page.evaluate("document.documentElement.lang") == "zh-Hant"
+        assert page.locator("#draw-deck").inner_text().startswith("從牌堆抽一張")
+        page.select_option("#lang-select", "en")
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        assert page.locator('svg.board g.city[data-city="Kobenhavn"] text.city-name').text_content() == "Kobenhavn"
+        assert page.locator("#turn").inner_text() == "Your turn: choose the destination tickets to keep."
+    finally:
+        context.close()
+
+
+def test_phone_sized_screen(browser: Any, server: Served) -> None:
+    game_id, token = create_game(server.base, "new_york", seed=5)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US", has_touch=True,
+                                  is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(server.base + "/")
+        page.wait_for_selector("#create-form")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        shot(page, "phone-lobby", full_page=False)
+        open_seat(page, server.base, game_id, token)
+        wait_turn(page)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.locator("#keep-tickets").tap()
+        wait_turn(page, "0")
+        # a tap on a route shows its details
+        page.locator('svg.board g.route[data-route^="Central Park-Times Square"]').first.tap()
+        assert "Central Park – Times Square" in page.locator(".board-tip").inner_text()
+        shot(page, "phone-game", full_page=False)
+    finally:
+        context.close()
