@@ -177,13 +177,18 @@ class GameManager:
         self.config = config
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        sqlite = getattr(store, "is_sqlite", False) or not hasattr(store, "engine")
-        self._db = ThreadPoolExecutor(1 if sqlite else 4, thread_name_prefix="ttr-db")
+        # A local store (in memory, or a SQLite file in WAL mode: a commit takes well under a millisecond) is
+        # called on the event loop: a hop to a thread costs more than the call under load (the GIL's switch
+        # interval). A networked database (PostgreSQL, ...) is called from worker threads.
+        self._inline = bool(getattr(store, "inline_ok", False))
+        self._db = ThreadPoolExecutor(4, thread_name_prefix="ttr-db")
         self._timers: set[asyncio.TimerHandle] = set()
         self.stopping = False
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a store call in the store's thread(s)."""
+        """Run a store call: inline for a local store, else in a worker thread."""
+        if self._inline:
+            return fn(*args)
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
 
     # ------------------------------------------------------------------ life cycle

@@ -21,6 +21,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -67,6 +68,19 @@ actions = Table(
 )
 
 
+# Statements built once (building a statement costs more than running it on SQLite).
+_ADVANCE = (
+    update(games)
+    .where(games.c.id == bindparam("gid"), games.c.version == bindparam("v"), games.c.status == RUNNING)
+    .values(version=bindparam("next_v"))
+)
+_APPEND = insert(actions)
+_ACTIONS = (
+    select(actions.c.version, actions.c.seat, actions.c.action_id)
+    .where(actions.c.game_id == bindparam("gid")).order_by(actions.c.version)
+)
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -82,6 +96,7 @@ class SqlStore:
     def __init__(self, url: str) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
+        self.inline_ok = self.is_sqlite  # a local file: the server may call it on its event loop
         kwargs: dict[str, Any] = {}
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 10}
@@ -128,14 +143,10 @@ class SqlStore:
         """Store the action applied at `version` (compare-and-set on the game's version)."""
         try:
             with self.engine.begin() as conn:
-                done = conn.execute(
-                    update(games)
-                    .where(games.c.id == game_id, games.c.version == version, games.c.status == RUNNING)
-                    .values(version=version + 1)
-                )
+                done = conn.execute(_ADVANCE, {"gid": game_id, "v": version, "next_v": version + 1})
                 if done.rowcount != 1:
                     raise self._why_not(conn, game_id, version)
-                conn.execute(insert(actions).values(game_id=game_id, version=version, seat=seat, action_id=action_id))
+                conn.execute(_APPEND, {"game_id": game_id, "version": version, "seat": seat, "action_id": action_id})
         except IntegrityError:  # a concurrent writer inserted this version first
             raise StaleVersionError(f"game {game_id} has an action at version {version} already") from None
 
@@ -153,10 +164,7 @@ class SqlStore:
             found = conn.execute(select(games.c.id).where(games.c.id == game_id)).first()
             if found is None:
                 raise UnknownGameError(f"no game {game_id!r}")
-            rows = conn.execute(
-                select(actions.c.version, actions.c.seat, actions.c.action_id)
-                .where(actions.c.game_id == game_id).order_by(actions.c.version)
-            ).all()
+            rows = conn.execute(_ACTIONS, {"gid": game_id}).all()
         return [StoredAction(r.version, r.seat, r.action_id) for r in rows]
 
     def finish(self, game_id: str, version: int, winners: list[int]) -> None:

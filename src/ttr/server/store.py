@@ -115,6 +115,8 @@ class GameStore(Protocol):
 class MemoryStore:
     """The in-memory adapter: for tests and `--db memory` (nothing survives the process)."""
 
+    inline_ok = True  # fast enough to call on the event loop
+
     def __init__(self) -> None:
         self._games: dict[str, GameInfo] = {}
         self._actions: dict[str, list[StoredAction]] = {}

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Load benchmark of `ttr serve`: many concurrent games played over WebSockets by client-side bots.
+
+Starts `ttr serve` on a free loopback port with a temporary SQLite database (or uses --url), keeps
+--games games going at once (each finished game is replaced by a new one), every seat a person seat
+played by a client-side random (or first-legal) player over its own WebSocket, and measures for each
+action the time from sending it to receiving the `update` that carries it, on the sender's socket.
+Prints actions per second, p50/p90/p99/max latency and the error count (error messages, unexpected
+closes, timeouts).
+
+    .venv/bin/python scripts/load_test.py --games 200 --duration 60
+    .venv/bin/python scripts/load_test.py --games 200 --duration 60 --think 0.5   # people-like pace
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import websockets
+
+
+@dataclass
+class Stats:
+    """What the players measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    actions: int = 0
+    games_finished: int = 0
+    games_started: int = 0
+
+
+async def play_seat(url: str, token: str, rng: random.Random, think: float, stats: Stats, stop: asyncio.Event,
+                    policy: str) -> None:
+    """One seat: join, and on each turn send an action and time until its update comes back."""
+    async with websockets.connect(url, max_size=None) as ws:
+        await ws.send(json.dumps({"type": "join", "token": token}))
+        pending: tuple[int, float] | None = None  # (version sent, time sent)
+        while True:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 60)
+            except TimeoutError:
+                stats.errors.append("timeout: no message for 60 s")
+                return
+            msg = json.loads(raw)
+            kind = msg["type"]
+            if kind == "error":
+                stats.errors.append(f"{msg['code']}: {msg['message']}")
+                pending = None
+                continue
+            if kind not in ("snapshot", "update"):
+                continue
+            if pending is not None and kind == "update" and msg["version"] == pending[0] + 1:
+                stats.latencies.append(time.perf_counter() - pending[1])
+                stats.actions += 1
+                pending = None
+            if msg["status"] == "finished":
+                return
+            if msg["legal"] and not stop.is_set():
+                if think > 0:
+                    await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+                legal = msg["legal"]
+                choice = legal[0] if policy == "first" else legal[rng.randrange(len(legal))]
+                pending = (msg["version"], time.perf_counter())
+                await ws.send(json.dumps({"type": "action", "version": msg["version"], "id": choice["id"]}))
+            elif stop.is_set() and msg["legal"]:
+                return
+
+
+async def game_slot(base: str, args: argparse.Namespace, slot: int, stats: Stats, stop: asyncio.Event,
+                    http: httpx.AsyncClient) -> None:
+    """Keep one game going until `stop`: create it, play all its seats, start another."""
+    rng = random.Random(args.seed * 100_003 + slot)
+    ws_base = base.replace("http://", "ws://")
+    while not stop.is_set():
+        seats = [{"type": "human", "name": f"P{i}"} for i in range(args.players)]
+        try:
+            r = await http.post("/api/games", json={"map": args.map, "seats": seats, "seed": rng.randrange(2**40),
+                                                    "bot_delay": 0, "when_people_leave": "wait"})
+            r.raise_for_status()
+        except httpx.HTTPError as exc:
+            stats.errors.append(f"create: {exc}")
+            await asyncio.sleep(1)
+            continue
+        created = r.json()
+        stats.games_started += 1
+        url = f"{ws_base}/ws/{created['id']}"
+        try:
+            await asyncio.gather(*(play_seat(url, s["token"], random.Random(rng.random()), args.think, stats, stop,
+                                             args.policy) for s in created["seats"]))
+        except (OSError, websockets.WebSocketException) as exc:
+            stats.errors.append(f"socket: {type(exc).__name__}: {exc}")
+            continue
+        if not stop.is_set():
+            stats.games_finished += 1
+
+
+def start_server(args: argparse.Namespace, db: str) -> tuple[subprocess.Popen[str], str]:
+    """`ttr serve` on a free port; returns the process and the base URL once it answers."""
+    cmd = [sys.executable, "-m", "ttr.cli.main", "serve", "--port", "0", "--db", db, "--bot-delay", "0",
+           "--bot-workers", str(args.bot_workers)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    match = re.search(r"(http://[^/\s]+)/", line)
+    if match is None:
+        proc.kill()
+        raise SystemExit(f"ttr serve did not print its address: {line!r}")
+    base = match.group(1)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/api/maps", timeout=2).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("ttr serve did not answer")
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
+
+
+async def run(args: argparse.Namespace, base: str) -> Stats:
+    stats = Stats()
+    stop = asyncio.Event()
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+        slots = [asyncio.create_task(game_slot(base, args, i, stats, stop, http)) for i in range(args.games)]
+        await asyncio.sleep(args.warmup)
+        stats.latencies.clear()
+        stats.actions = 0
+        began = time.perf_counter()
+        await asyncio.sleep(args.duration)
+        elapsed = time.perf_counter() - began
+        measured, count = list(stats.latencies), stats.actions
+        stop.set()
+        _done, pending = await asyncio.wait(slots, timeout=30)
+        for task in pending:
+            task.cancel()
+    stats.latencies, stats.actions = measured, count
+    stats.elapsed = elapsed  # type: ignore[attr-defined]
+    return stats
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
+    parser.add_argument("--players", type=int, default=2, help="seats per game, all played over WebSockets")
+    parser.add_argument("--map", default="europe")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds measured (default 60)")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring (default 5)")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean seconds a player waits before acting (default 0: as fast as possible)")
+    parser.add_argument("--policy", choices=("random", "first"), default="random")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bot-workers", type=int, default=1)
+    parser.add_argument("--url", help="use a running server instead of starting one")
+    parser.add_argument("--db", help="database URL for the started server (default: a temporary SQLite file)")
+    args = parser.parse_args()
+
+    proc = None
+    tmp = tempfile.TemporaryDirectory(prefix="ttr-load-")
+    if args.url:
+        base = args.url.rstrip("/")
+    else:
+        proc, base = start_server(args, args.db or f"sqlite:///{os.path.join(tmp.name, 'load.sqlite3')}")
+    try:
+        stats = asyncio.run(run(args, base))
+    finally:
+        if proc is not None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        tmp.cleanup()
+    lat_ms = [x * 1000 for x in stats.latencies]
+    elapsed: float = stats.elapsed  # type: ignore[attr-defined]
+    print(f"games_concurrent     {args.games} ({args.players} seats each, {args.map}, think {args.think} s, "
+          f"policy {args.policy})")
+    print(f"games_started        {stats.games_started}")
+    print(f"games_finished       {stats.games_finished}")
+    print(f"measured_seconds     {elapsed:.1f}")
+    print(f"actions              {stats.actions}")
+    print(f"actions_per_second   {stats.actions / elapsed:.1f}")
+    if lat_ms:
+        print(f"latency_ms_p50       {percentile(lat_ms, 50):.1f}")
+        print(f"latency_ms_p90       {percentile(lat_ms, 90):.1f}")
+        print(f"latency_ms_p99       {percentile(lat_ms, 99):.1f}")
+        print(f"latency_ms_max       {max(lat_ms):.1f}")
+        print(f"latency_ms_mean      {statistics.fmean(lat_ms):.1f}")
+    print(f"errors               {len(stats.errors)}")
+    for line in sorted(set(stats.errors))[:10]:
+        print(f"  {line}")
+    return 1 if stats.errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
