@@ -37,11 +37,11 @@ class ObservationEncoder:
             ("face_up", cards, "face-up cards per type"),
             ("discard", cards, "discard pile cards per type"),
             ("piles", 3, "train deck size, discard pile size, ticket deck size"),
+            ("players", n * 5, "per relative seat: hand size, tickets held, trains left, stations left, "
+                               "route points so far"),
             ("route_owner", routes * n, "per route, one-hot of the owner's relative seat (all 0: unclaimed)"),
             ("route_open", routes, "per route, 1 if it can still be claimed by some seat"),
             ("station_owner", cities * n, "per city, one-hot of the station owner's relative seat"),
-            ("players", n * 5, "per relative seat: hand size, tickets held, trains left, stations left, "
-                               "route points so far"),
             ("tickets_held", tickets, "1 for each ticket the observer holds"),
             ("tickets_joined", tickets, "1 for each held ticket whose cities the observer's own routes join"),
             ("offer", tickets, "1 for each ticket offered to the observer (while it chooses)"),
@@ -81,6 +81,10 @@ class ObservationEncoder:
         self._routes = routes
         self._cities = cities
         self._buf = np.zeros(self.size, np.float32)
+        # route_owner .. tickets_joined: recomputed only when a claim, station or ticket count changes
+        self._board_lo = self.offsets["route_owner"]
+        self._board_hi = self.offsets["tickets_joined"] + tickets
+        self._board_cache: dict[int, tuple[Game, tuple[int, int, int], np.ndarray]] = {}  # per seat
 
     def encode(self, game: Game, seat: int, kept: list[bool] | None = None) -> np.ndarray:
         """A new vector of what `seat` sees in `game`; `kept` are the keep/return decisions so far in the
@@ -106,16 +110,14 @@ class ObservationEncoder:
         out[o] = len(game.deck)
         out[o + 1] = len(game.discard)
         out[o + 2] = len(game.ticket_deck)
-        owner = np.asarray(game.owner, dtype=np.intp)
-        claimed = np.flatnonzero(owner >= 0)
-        if claimed.size:
-            out[off["route_owner"] + claimed * n + (owner[claimed] - seat) % n] = 1.0
-        o = off["route_open"]
-        out[o:o + self._routes] = [0.0 if b else 1.0 for b in game.blocked]
-        station = np.asarray(game.station_owner, dtype=np.intp)
-        built = np.flatnonzero(station >= 0)
-        if built.size:
-            out[off["station_owner"] + built * n + (station[built] - seat) % n] = 1.0
+        claimed_count = len(game.owner) - game.owner.count(-1)
+        key = (claimed_count, len(game.station_owner) - game.station_owner.count(-1), len(game.tickets[seat]))
+        cache = self._board_cache.get(seat)
+        if cache is None or cache[0] is not game or cache[1] != key:
+            self._encode_board(game, seat, out)
+            self._board_cache[seat] = (game, key, out[self._board_lo:self._board_hi].copy())
+        else:
+            out[self._board_lo:self._board_hi] = cache[2]
         o = off["players"]
         for rel in range(n):
             p = (seat + rel) % n
@@ -125,11 +127,6 @@ class ObservationEncoder:
             out[base + 2] = game.trains[p]
             out[base + 3] = game.stations_left[p]
             out[base + 4] = game.scores[p]
-        held = game.tickets[seat]
-        if held:
-            o = off["tickets_held"]
-            out[o + np.asarray(held, dtype=np.intp)] = 1.0
-            self._joined(out, owner, seat, held)
         if phase in (CHOOSE_SETUP, CHOOSE_TICKETS) and game.current == seat:
             offered = game.offered
             out[off["offer"] + np.asarray(offered, dtype=np.intp)] = 1.0
@@ -152,6 +149,26 @@ class ObservationEncoder:
             out[o] = 1.0
             out[o + 1] = game.final_turns
         return out.copy()
+
+    def _encode_board(self, game: Game, seat: int, out: np.ndarray) -> None:
+        """The segments that change only when a route, a station or a ticket is taken (cached per seat)."""
+        off = self.offsets
+        n = self.n
+        owner = np.asarray(game.owner, dtype=np.intp)
+        claimed = np.flatnonzero(owner >= 0)
+        if claimed.size:
+            out[off["route_owner"] + claimed * n + (owner[claimed] - seat) % n] = 1.0
+        o = off["route_open"]
+        out[o:o + self._routes] = [0.0 if b else 1.0 for b in game.blocked]
+        station = np.asarray(game.station_owner, dtype=np.intp)
+        built = np.flatnonzero(station >= 0)
+        if built.size:
+            out[off["station_owner"] + built * n + (station[built] - seat) % n] = 1.0
+        held = game.tickets[seat]
+        if held:
+            o = off["tickets_held"]
+            out[o + np.asarray(held, dtype=np.intp)] = 1.0
+            self._joined(out, owner, seat, held)
 
     def _joined(self, out: np.ndarray, owner: np.ndarray, seat: int, held: list[int]) -> None:
         """Mark the held tickets whose two cities the seat's own routes connect (stations not counted)."""
