@@ -1,0 +1,93 @@
+"""Whole games played by clicking against a fast bot, to the final breakdown; the replay viewer and the
+game record to download."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .conftest import Served, shot
+from .driver import api, create_game, open_seat, play_to_end, wait_turn
+
+
+def breakdown(page: Any) -> dict[str, list[str]]:
+    """The final table as the page shows it: row key -> one cell per player."""
+    rows: dict[str, list[str]] = {}
+    for row in page.locator("#breakdown tbody tr").all():
+        rows[row.get_attribute("data-row")] = [cell.inner_text() for cell in row.locator("td").all()]
+    return rows
+
+
+def final_of(server: Served, game_id: str) -> dict[str, Any]:
+    """The final breakdown as the server tells a spectator (the replay's last step)."""
+    first = api(server.base, f"/api/games/{game_id}/replay/0")
+    last = api(server.base, f"/api/games/{game_id}/replay/{first['steps']}")
+    final: dict[str, Any] = last["view"]["final"]
+    final["steps"] = first["steps"]
+    return final
+
+
+def test_new_york_to_the_end_then_replay_and_record(page: Any, server: Served) -> None:
+    game_id, token = create_game(server.base, "new_york", seed=8)
+    open_seat(page, server.base, game_id, token)
+    wait_turn(page)
+    play_to_end(page)
+    page.wait_for_selector("#breakdown")
+    final = final_of(server, game_id)
+    rows = breakdown(page)
+    assert rows["final.total"] == [str(p["total"]) for p in final["players"]]
+    assert rows["final.routes"] == [str(p["route_points"]) for p in final["players"]]
+    assert [c.split("\n")[0] for c in rows["final.attractions"]] == [str(p["attractions"]) for p in final["players"]]
+    assert "final.express" not in rows and "final.borrowed" not in rows  # New York has neither
+    names = [p["name"] for p in final["players"]]
+    winners = ", ".join(names[s] for s in final["winner_seats"])
+    assert page.locator("#winners").inner_text() in (f"Winner: {winners}", f"Winners (tied): {winners}")
+    assert page.locator("#turn").inner_text() == "The game is over."
+    shot(page, "final-new-york")
+    # the record to download
+    href = page.locator("#download-record").get_attribute("href")
+    record = page.request.get(server.base + href).json()
+    assert record["format"] == "ttr-record/1" and record["map"] == "new_york" and record["seed"] == 8
+    assert len(record["actions"]) == final["steps"]
+    # the replay viewer steps through the game
+    page.click("#open-replay")
+    page.wait_for_selector("#replay-status")
+    page.wait_for_function("document.getElementById('replay-status').textContent.startsWith('Step 0 of')")
+    assert page.locator("#replay-prev").is_disabled()
+    page.click("#replay-next")
+    page.wait_for_function("document.getElementById('replay-status').textContent.startsWith('Step 1 of')")
+    assert re.search(r"Step 1 of \d+ · Ana kept 1 destination tickets?\.|Step 1 of \d+ · Ana kept",
+                     page.locator("#replay-status").inner_text())
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.getElementById('replay-status').textContent.startsWith('Step 2 of')")
+    page.click("#replay-last")
+    steps = final["steps"]
+    page.wait_for_function(f"document.getElementById('replay-status').textContent.startsWith('Step {steps} of')")
+    page.wait_for_selector("#breakdown")
+    assert breakdown(page)["final.total"] == rows["final.total"]
+    last = api(server.base, f"/api/games/{game_id}/replay/{steps}")
+    owned = sum(len(p["routes"]) for p in last["view"]["players"])
+    assert page.locator("svg.board g.route.taken").count() == owned
+    shot(page, "replay")
+
+
+def test_europe_to_the_end_with_the_express_path(page: Any, server: Served) -> None:
+    game_id, token = create_game(server.base, "europe", seed=6)
+    open_seat(page, server.base, game_id, token)
+    wait_turn(page)
+    play_to_end(page)
+    page.wait_for_selector("#breakdown")
+    final = final_of(server, game_id)
+    rows = breakdown(page)
+    assert rows["final.total"] == [str(p["total"]) for p in final["players"]]
+    assert rows["final.express"] == [str(p["express_bonus"]) for p in final["players"]]
+    assert rows["final.longest"] == [str(p["longest_path"]) for p in final["players"]]
+    kept = [f"{p['stations_unbuilt']} (+{p['station_points']})" for p in final["players"]]
+    assert rows["final.stations_kept"] == kept
+    for p, cell in zip(final["players"], rows["final.tickets_failed"], strict=True):
+        assert cell.count("–") == max(1, len(p["tickets_failed"]))  # one "A – B" per ticket, or a dash
+    # the European Express path is highlighted on the board
+    on_path = set(page.eval_on_selector_all("svg.board g.route.on-path", "els => els.map(e => e.dataset.route)"))
+    express = {r for p in final["players"] if p["express_bonus"] for r in p["longest_path_routes"]}
+    assert express and on_path == express
+    shot(page, "final-europe")
