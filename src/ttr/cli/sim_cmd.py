@@ -1,9 +1,140 @@
-"""Placeholder: being written (see the open issues). Registers nothing yet."""
+"""`ttr simulate` (many bot games in parallel into a results folder, resumable) and `ttr report` (the HTML page)."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from ttr.cli.tournament_cmd import _check
+from ttr.errors import TTRError
+from ttr.maps import BUILTIN_MAPS
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add this module's sub-commands (none yet)."""
+    """Add the simulate and report sub-commands."""
+    p = sub.add_parser("simulate", help="play many bot games into a results folder (per-game rows)")
+    p.add_argument("--map", default="europe", help="map name or map file (rule variants: docs/maps.md)")
+    p.add_argument("--players", type=int, default=4, help="seats per game (default: 4)")
+    p.add_argument("--bots", default="greedy",
+                   help="comma-separated bot names, rotated through the seats (e.g. greedy,greedy,mcts:easy,random;"
+                        " default: greedy)")
+    p.add_argument("--games", type=int, default=1000, help="number of games (default: 1000)")
+    p.add_argument("--jobs", default="auto", help="worker processes, or auto = one per CPU (default: auto); "
+                                                  "the results do not depend on it")
+    p.add_argument("--seed", type=int, default=0, help="game i uses seed S+i (default: 0)")
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="results folder; re-running with the same settings continues an interrupted run")
+    p.add_argument("--format", choices=["parquet", "csv"], default=None,
+                   help="table format (default: parquet when pyarrow is installed, else csv)")
+    p.add_argument("--records", action="store_true", help="also write every game's record to DIR/records/")
+    p.add_argument("--ray", metavar="ADDRESS", default=None,
+                   help="run on Ray: local (a Ray instance on this machine), auto, or HOST:PORT (needs ttr[ray])")
+    p.add_argument("--time-per-move", type=float, default=1.0, metavar="T",
+                   help="seconds per decision for cmd: bots (default: 1.0)")
+    p.set_defaults(run=run_simulate)
+
+    r = sub.add_parser("report", help="an HTML page of plots from one or two simulation folders")
+    r.add_argument("folders", nargs="+", metavar="DIR", help="a folder written by ttr simulate (two to compare)")
+    r.add_argument("-o", "--output", default="report.html", help="the HTML file to write (default: report.html)")
+    r.set_defaults(run=run_report)
+
+
+def _jobs(text: str) -> int:
+    if text == "auto":
+        try:
+            return len(os.sched_getaffinity(0))
+        except AttributeError:  # not on Linux
+            return os.cpu_count() or 1
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise TTRError(f"--jobs: give a number or auto, not {text!r}") from None
+    if jobs < 1:
+        raise TTRError("--jobs must be at least 1 (or auto)")
+    return jobs
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Run the simulation with a progress bar and ETA (on stderr); Ctrl-C keeps the finished games."""
+    from ttr.sim.rows import have_pyarrow
+    from ttr.sim.simulate import Runner, SettingsMismatchError, run_local, simulate, table_path
+    from ttr.sim.tournament import TournamentConfig
+
+    bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
+    if not bots:
+        raise TTRError("--bots: name at least one bot")
+    if args.games < 1:
+        raise TTRError("--games must be at least 1")
+    if args.time_per_move <= 0:
+        raise TTRError("--time-per-move must be positive")
+    fmt = args.format or ("parquet" if have_pyarrow() else "csv")
+    if fmt == "parquet" and not have_pyarrow():
+        raise TTRError("--format parquet needs pyarrow (pip install 'ttr[sim]'), or use --format csv")
+    map_json = None
+    if args.map not in BUILTIN_MAPS and Path(args.map).is_file():  # workers (and Ray nodes) get the text
+        try:
+            map_json = Path(args.map).read_text(encoding="utf-8")
+        except (OSError, ValueError) as exc:
+            raise TTRError(f"--map: cannot read {args.map!r}: {exc}") from None
+    config = TournamentConfig(args.map, args.players, bots, args.games, args.seed, _jobs(args.jobs),
+                              args.time_per_move, map_json=map_json)
+    _check(config)
+    runner: Runner = run_local
+    if args.ray is not None:
+        from ttr.sim.ray_runner import ray_available, ray_runner
+
+        if not ray_available():
+            raise TTRError("--ray needs Ray (pip install 'ttr[ray]')")
+        runner = ray_runner(args.ray)
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise TTRError(f"--out: {out} is a file, not a folder")
+    err = Console(stderr=True)
+    start = time.perf_counter()
+    done_box = [0, 0]
+    with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("ETA"), TimeRemainingColumn(), console=err, transient=True) as bar:
+        task = bar.add_task("games", total=config.games)
+
+        def progress(done: int, total: int) -> None:
+            if done_box[1] == 0:
+                bar.reset(task, total=total, completed=done)  # the ETA counts only this run's games
+            done_box[:] = [done, done_box[1] + 1]
+            bar.update(task, completed=done)
+
+        try:
+            games = simulate(config, out, fmt, with_records=args.records, runner=runner, progress=progress)
+        except KeyboardInterrupt:
+            bar.stop()
+            err.print(f"interrupted: {done_box[0]} of {config.games} games kept in {out} "
+                      f"({table_path(out, fmt).name}); run the same command again to continue", highlight=False)
+            return 130
+        except SettingsMismatchError as exc:
+            raise TTRError(str(exc)) from None
+    elapsed = time.perf_counter() - start
+    played = max(0, done_box[1] - 1)
+    rate = f", {played / elapsed * 3600:.0f} games/hour" if played and elapsed > 0 else ""
+    print(f"{games} games in {table_path(out, fmt)} ({played} played now in {elapsed:.1f} s{rate}); "
+          f"next: ttr report {out} -o report.html")
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Write the HTML report of one or two simulation folders."""
+    from ttr.sim.report import ReportError, write_report
+
+    if len(args.folders) > 2:
+        raise TTRError("give one simulation folder, or two to compare")
+    try:
+        write_report([Path(f) for f in args.folders], Path(args.output))
+    except ReportError as exc:
+        raise TTRError(str(exc)) from None
+    except OSError as exc:
+        raise TTRError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    print(f"wrote {args.output}")
+    return 0
