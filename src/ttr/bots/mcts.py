@@ -16,7 +16,10 @@ A decision of the `mcts` bot:
    final margin over the best other seat. Every candidate meets the same worlds (common random numbers),
    so their differences are measured with far less noise than their values.
 5. It plays the candidate of best mean margin, but leaves the guide's move only when the other one is
-   better by `margin` points on average: the search mostly catches greedy's mistakes.
+   better by `margin` points on average and by `confidence` standard errors of that mean (the worlds'
+   paired differences): the search mostly catches greedy's mistakes. A candidate more
+   than `prune` points worse than the guide's move after `prune_after` worlds is dropped, and the search
+   stops when only the guide's move is left.
 
 The search is one level deep (a flat Monte Carlo search over the root moves; the opponents and the seat's
 own later moves follow greedy), which the playouts' accuracy repays better than a deeper tree would at
@@ -56,6 +59,9 @@ class MctsBot(BaseBot):
     margin = 2.0  # points on average another candidate must gain over the guide's move to be played
     claims = 3  # claims considered beside the guide's move
     keeps = 3  # keep-sets considered
+    confidence = 1.0  # ... and by this many standard errors of that mean gain
+    prune = 6.0  # after `prune_after` worlds, a candidate this many points worse than the guide's move is dropped
+    prune_after = 2
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
                  time_limit: float | None = None, depth: int | None = None) -> None:
@@ -72,7 +78,7 @@ class MctsBot(BaseBot):
             raise ValueError("an mcts bot needs at least one iteration")
         self.guide = GreedyBot(game_map, seat, seed)
         self.last_iterations = 0  # playouts of the last search
-        self.last_values: dict[int, float] = {}  # candidate id -> mean margin, of the last search
+        self.last_values: dict[int, float] = {}  # candidate id -> its mean gain over the guide's move (last search)
         self._playout: GreedyPlayout | None = None
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
@@ -95,22 +101,36 @@ class MctsBot(BaseBot):
             self._playout = GreedyPlayout(self.game_map, first.n, self.rng.randrange(1 << 30))
         deadline = time.thread_time() + self.time_limit if self.time_limit is not None else math.inf
         limit = self.iterations if self.iterations is not None else 1 << 60
-        totals = dict.fromkeys(cands, 0.0)
-        worlds = 0
+        gains = dict.fromkeys(cands, 0.0)  # per candidate: the sum over its worlds of its margin minus the guide's
+        squares = dict.fromkeys(cands, 0.0)
+        worlds = dict.fromkeys(cands, 0)
+        live = cands[:]
         world = first
         start = time.thread_time()
-        while self.last_iterations + len(cands) <= max(limit, len(cands)):
-            for aid in cands:
-                totals[aid] += self._play(world, aid)
-                self.last_iterations += 1
-            worlds += 1
+        n = 0
+        while len(live) > 1 and self.last_iterations + len(live) <= max(limit, len(cands)):
+            base = self._play(world, guide)
+            for aid in live[1:]:
+                gain = self._play(world, aid) - base
+                gains[aid] += gain
+                squares[aid] += gain * gain
+                worlds[aid] += 1
+            self.last_iterations += len(live)
+            n += 1
+            if n >= self.prune_after:  # drop the candidates already clearly worse than the guide's move
+                live = [aid for aid in live if aid == guide or gains[aid] / worlds[aid] > -self.prune]
             now = time.thread_time()
-            if now + (now - start) / worlds > deadline:  # another world would overrun the time
+            if now + (now - start) / n > deadline:  # another world would overrun the time
                 break
             world = info.sample(rng)
-        self.last_values = {aid: total / worlds for aid, total in totals.items()}
+        self.last_values = {aid: gains[aid] / worlds[aid] if worlds[aid] else 0.0 for aid in cands}
         best = max(cands, key=lambda aid: (self.last_values[aid], aid == guide, -aid))
-        if best == guide or self.last_values[best] < self.last_values[guide] + self.margin:
+        if best == guide or self.last_values[best] < self.margin:
+            return guide_action
+        k = worlds[best]
+        mean = self.last_values[best]
+        spread = math.sqrt(max(0.0, squares[best] / k - mean * mean) / (k - 1)) if k > 1 else math.inf
+        if mean < self.confidence * spread:  # not clearly better than the guide's move: within the noise
             return guide_action
         action = first.decode(best)
         return action if action in legal else guide_action
