@@ -166,3 +166,20 @@ def test_observation_segments_read_the_state() -> None:
     assert held == sorted(game.tickets[seat])
     assert encoder.segment(obs, "to_move").tolist() == [0.0, 0.0, 1.0]
     assert sum(s for _, s, _ in encoder.segments) == encoder.size
+
+
+def test_tickets_joined_matches_the_final_score_without_stations() -> None:
+    game_map = load_map("new_york")  # no stations: a ticket is completed exactly when own routes join it
+    core = EnvCore(game_map, 2)
+    encoder = ObservationEncoder(game_map, 2)
+    checked = 0
+    for seed in range(4):
+        core.reset(seed)
+        play_random(core, random.Random(seed), 50_000)
+        scores = final_score(core.game)
+        for seat in range(2):
+            joined = np.flatnonzero(encoder.segment(encoder.encode(core.game, seat), "tickets_joined")).tolist()
+            names = sorted(game_map.tickets[t].name for t in joined)
+            assert names == scores.players[seat].tickets_completed
+            checked += len(names)
+    assert checked > 0
