@@ -27,7 +27,6 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 import httpx
 import websockets
@@ -132,6 +131,16 @@ def start_server(args: argparse.Namespace, db: str) -> tuple[subprocess.Popen[st
     raise SystemExit("ttr serve did not answer")
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of a process (Linux /proc), or None."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def percentile(values: list[float], q: float) -> float:
     """The q-th percentile (nearest rank)."""
     if not values:
@@ -150,8 +159,12 @@ async def run(args: argparse.Namespace, base: str) -> Stats:
         stats.latencies.clear()
         stats.actions = 0
         began = time.perf_counter()
+        server_cpu, client_cpu = cpu_seconds(args.server_pid) if args.server_pid else None, time.process_time()
         await asyncio.sleep(args.duration)
         elapsed = time.perf_counter() - began
+        end_cpu = cpu_seconds(args.server_pid) if args.server_pid else None
+        stats.server_cpu = end_cpu - server_cpu if end_cpu is not None and server_cpu is not None else None  # type: ignore[attr-defined]
+        stats.client_cpu = time.process_time() - client_cpu  # type: ignore[attr-defined]
         measured, count = list(stats.latencies), stats.actions
         stop.set()
         _done, pending = await asyncio.wait(slots, timeout=30)
@@ -184,6 +197,7 @@ def main() -> int:
         base = args.url.rstrip("/")
     else:
         proc, base = start_server(args, args.db or f"sqlite:///{os.path.join(tmp.name, 'load.sqlite3')}")
+    args.server_pid = proc.pid if proc is not None else None
     try:
         stats = asyncio.run(run(args, base))
     finally:
@@ -209,6 +223,11 @@ def main() -> int:
         print(f"latency_ms_p99       {percentile(lat_ms, 99):.1f}")
         print(f"latency_ms_max       {max(lat_ms):.1f}")
         print(f"latency_ms_mean      {statistics.fmean(lat_ms):.1f}")
+    server_cpu = stats.server_cpu  # type: ignore[attr-defined]
+    if server_cpu is not None:
+        print(f"server_cpu_seconds   {server_cpu:.1f} ({server_cpu / elapsed * 100:.0f}% of one core; "
+              f"{server_cpu / max(1, stats.actions) * 1000:.2f} ms per action)")
+    print(f"client_cpu_seconds   {stats.client_cpu:.1f}")  # type: ignore[attr-defined]
     print(f"errors               {len(stats.errors)}")
     for line in sorted(set(stats.errors))[:10]:
         print(f"  {line}")

@@ -42,6 +42,8 @@ LEVEL_TEXT = {
     "expert": "searches ahead longer (mcts, large budget; slower)",
 }
 MAX_NAME = 40
+LOG_MARK = "\x00log\x00"  # stands for the log while a message is encoded (names hold no control characters)
+LOG_MARK_JSON = json.dumps(LOG_MARK)
 
 
 class ApiError(Exception):
@@ -113,6 +115,7 @@ class Room:
     people_left_at: float | None = None  # when the last person left (None: someone is here, or never came)
     _messages: dict[tuple[str, int | None], str] = field(default_factory=dict)  # this version's messages
     _legal: tuple[int, list[Any], list[dict[str, Any]]] | None = None
+    _log_json: dict[int | None, list[str]] = field(default_factory=dict)  # each reader's log entries, as JSON
 
     @property
     def version(self) -> int:
@@ -155,7 +158,16 @@ class Room:
                 msg["game"] = {"id": info.id, "map": info.map, "when_people_leave": info.when_people_leave}
             else:
                 msg["last"] = last_for(view)
-            text = self._messages[key] = json.dumps(msg)
+            # The log only grows and each entry reads the same to the same reader: its JSON is kept per
+            # reader and spliced in, so an update costs the new entries, not the whole log again.
+            entries = view["log"]
+            cache = self._log_json.setdefault(seat, [])
+            if len(cache) > len(entries):
+                cache.clear()
+            cache.extend(json.dumps(e) for e in entries[len(cache):])
+            view["log"] = LOG_MARK
+            text = json.dumps(msg).replace(LOG_MARK_JSON, "[" + ",".join(cache) + "]", 1)
+            self._messages[key] = text
         return text
 
     def forget_messages(self) -> None:
@@ -294,7 +306,7 @@ class GameManager:
             name = raw.get("name")
             if name is not None and not isinstance(name, str):
                 raise bad(f"seat {i}: 'name' must be a string")
-            name = " ".join((name or "").split())[:MAX_NAME]
+            name = " ".join("".join(ch for ch in (name or "") if ch.isprintable() or ch == " ").split())[:MAX_NAME]
             if kind == "human":
                 level = None
                 name = name or f"Player {i + 1}"
