@@ -190,3 +190,17 @@ def test_turns_count_turns_not_actions() -> None:
     game = Game.new(load_map("new_york"), 2, seed=1)
     game.history = [(0, 0, ()), (1, 0, ()), (0, 1, ()), (0, 2, ()), (1, 3, ()), (0, 4, ())]
     assert _turns(game) == 3  # setup choices (0, 1), then turns of 0 (two actions), 1, 0
+
+
+def test_a_second_run_into_the_same_folder_at_the_same_time_is_refused(tmp_path: Path) -> None:
+    from ttr.sim.simulate import _lock
+
+    out = tmp_path / "out"
+    simulate(_config(games=1), out)
+    held = _lock(out)
+    try:
+        with pytest.raises(SettingsMismatchError, match="another ttr simulate is writing"):
+            simulate(_config(games=2), out)
+    finally:
+        held.close()
+    assert simulate(_config(games=2), out) == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -107,6 +108,10 @@ def run_simulate(args: argparse.Namespace) -> int:
             done_box[:] = [done, done_box[1] + 1]
             bar.update(task, completed=done)
 
+        def stop(signum: int, frame: object) -> None:
+            raise KeyboardInterrupt  # SIGTERM stops the run as Ctrl-C does: finished games kept
+
+        previous = signal.signal(signal.SIGTERM, stop)
         try:
             games = simulate(config, out, fmt, with_records=args.records, runner=runner, progress=progress)
         except KeyboardInterrupt:
@@ -116,6 +121,8 @@ def run_simulate(args: argparse.Namespace) -> int:
             return 130
         except SettingsMismatchError as exc:
             raise TTRError(str(exc)) from None
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     elapsed = time.perf_counter() - start
     played = max(0, done_box[1] - 1)
     rate = f", {played / elapsed * 3600:.0f} games/hour" if played and elapsed > 0 else ""

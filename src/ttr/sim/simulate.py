@@ -160,6 +160,7 @@ def simulate(config: TournamentConfig, out: Path, fmt: str = "parquet", *, with_
         raise ValueError("a simulation needs at least 1 game")
     config_map(config)  # a bad map fails here, not in a worker
     done = prepare(config, out, fmt)
+    lock = _lock(out)
     records = out / "records"
     if with_records:
         records.mkdir(exist_ok=True)
@@ -183,4 +184,20 @@ def simulate(config: TournamentConfig, out: Path, fmt: str = "parquet", *, with_
         finished = sorted(i for i in done if i < config.games)
         write_table((row for i in finished for row in done[i]), table_path(out, fmt), fmt)
         _write_settings(out, settings(config, fmt), config, len(finished), time.perf_counter() - start)
+        lock.close()
     return len(finished)
+
+
+def _lock(out: Path) -> Any:
+    """Hold `out/.lock` for this run: a second run into the same folder at the same time is refused."""
+    handle = (out / ".lock").open("a")
+    try:
+        import fcntl
+    except ImportError:  # not on POSIX: no lock
+        return handle
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise SettingsMismatchError(f"{out}: another ttr simulate is writing to this folder") from None
+    return handle
