@@ -33,9 +33,9 @@ def open_seat(page: Any, base: str, game_id: str, token: str, seat: int = 0) -> 
 
 def state(page: Any) -> tuple[str, str, bool]:
     """(phase, version, whether it is this seat's turn) as the page shows them."""
-    main = page.locator("main")
-    mine = main.get_attribute("data-my-turn") == "1"
-    return main.get_attribute("data-phase"), main.get_attribute("data-version"), mine
+    phase, version, mine = page.evaluate(
+        "() => { const d = document.querySelector('main').dataset; return [d.phase, d.version, d.myTurn]; }")
+    return phase, version, mine == "1"
 
 
 def wait_turn(page: Any, after_version: str | None = None) -> None:
@@ -56,11 +56,11 @@ def click_and_wait(page: Any, selector: str) -> None:
 
 def claim_first(page: Any, tunnel: bool | None = None) -> bool:
     """Claim the first claimable route from the route list (only tunnels / only non-tunnels if asked)."""
-    names = page.eval_on_selector_all(
-        "#route-list button[data-act=claim]", "els => els.map(e => e.dataset.route)")
-    for name in names:
-        is_tunnel = page.eval_on_selector(
-            f"svg.board g.route[data-route={json.dumps(name)}]", "g => g.classList.contains('tunnel')")
+    routes = page.eval_on_selector_all(
+        "#route-list button[data-act=claim]",
+        "els => els.map(e => [e.dataset.route, document.querySelector("
+        "`svg.board g.route[data-route=\"${e.dataset.route}\"]`).classList.contains('tunnel')])")
+    for name, is_tunnel in routes:
         if tunnel is None or is_tunnel == tunnel:
             page.evaluate("document.getElementById('route-list').open = true")
             page.locator(f"#route-list button[data-route={json.dumps(name)}]").click()

@@ -199,3 +199,24 @@ def test_hint(page: Any, server: Served) -> None:
     page.click("#hint-button")
     page.wait_for_function("document.getElementById('hint-text').textContent.startsWith('Hint: ')")
     assert len(page.locator("#hint-text").inner_text()) > len("Hint: ")
+
+
+def test_draw_tickets_and_choose_which_to_keep(page: Any, server: Served) -> None:
+    start(page, server, seed=5)
+    keep_setup(page)
+    before = page.eval_on_selector_all("#ticket-list li", "els => els.map(e => e.dataset.ticket)")
+    click_and_wait(page, "#draw-tickets")
+    assert state(page)[0] == "choose_tickets"
+    offer = page.locator("#action-panel input[type=checkbox]")
+    assert offer.count() == 3
+    assert "Keep at least 1." in page.locator("#action-panel").inner_text()
+    for i in range(3):
+        offer.nth(i).uncheck()
+    assert page.locator("#keep-tickets").is_disabled()
+    offer.nth(2).check()
+    chosen = offer.nth(2).get_attribute("data-ticket")
+    click_and_wait(page, "#keep-tickets")
+    after = page.eval_on_selector_all("#ticket-list li", "els => els.map(e => e.dataset.ticket)")
+    assert sorted(after) == sorted([*before, chosen])
+    assert my_row(page)[4] == str(len(before) + 1)
+    assert "Ana drew destination tickets." in page.locator("#log-list").inner_text()

@@ -73,7 +73,7 @@ export function pairName(name) {
   const [pair, track] = String(name).split("/");
   const [a, b] = splitPair(pair);
   const text = `${city(a)} – ${city(b)}`;
-  return track ? `${text} (${/^\d+$/.test(track) ? track : colorName(track)})` : text;
+  return track ? t("route.track", { route: text, track: /^\d+$/.test(track) ? track : colorName(track) }) : text;
 }
 
 /** Split "A-B" into its two city names (city names may hold spaces, not hyphens). */

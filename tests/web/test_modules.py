@@ -1,0 +1,54 @@
+"""The page's own helpers, run in the browser: ticket paths over a player's routes, actions in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .conftest import Served
+
+ROUTES = """[{index: 0, a: "Paris", b: "Bruxelles", length: 2}, {index: 1, a: "Bruxelles", b: "Amsterdam", length: 1},
+             {index: 2, a: "Amsterdam", b: "Essen", length: 3}, {index: 3, a: "Paris", b: "Essen", length: 8},
+             {index: 4, a: "Roma", b: "Venezia", length: 2}]"""
+
+
+def test_ticket_paths(page: Any, server: Served) -> None:
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    got = page.evaluate(f"""async () => {{
+        const g = await import('/js/graph.js');
+        const routes = {ROUTES};
+        const ids = (p) => p === null ? null : p.map((r) => r.index).sort();
+        return [ids(g.ticketPath("Paris-Essen", routes)), ids(g.ticketPath("Paris-Amsterdam", routes)),
+                ids(g.ticketPath("Paris-Roma", routes)), ids(g.ticketPath("Essen-Bruxelles", routes))];
+    }}""")
+    assert got == [[3], [0, 1], None, [1, 2]]
+
+
+def test_actions_and_log_in_words(page: Any, server: Served) -> None:
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    got = page.evaluate("""async () => {
+        const w = await import('/js/words.js');
+        const i18n = await import('/js/i18n.js');
+        const out = [];
+        for (const lang of ["en", "zh-Hans", "zh-Hant"]) {
+            await i18n.setLang(lang);
+            const claim = {action: "claim_route", route: "Madrid-Pamplona/white", cards: {white: 2, locomotive: 1}};
+            out.push(w.actionText(claim));
+            out.push(w.logText({player: 1, action: "build_station", city: "Berlin", cards: {red: 2}}, ["Ana", "Ben"]));
+            out.push(w.logText({player: 0, action: "keep_tickets", count: 2}, ["Ana", "Ben"]));
+        }
+        await i18n.setLang("en");
+        return out;
+    }""")
+    assert got == [
+        "Claim Madrid – Pamplona (white) with 2 × white, 1 × locomotive",
+        "Ben built a station in Berlin with 2 × red.",
+        "Ana kept 2 destination tickets.",
+        "用 2 张白色、1 张彩虹票 占领 马德里 – 潘普洛纳（白色）",
+        "Ben 用 2 张红色 在柏林建造了火车站。",
+        "Ana 保留了 2 张任务牌。",
+        "用 2 張白色、1 張彩虹票 佔領 馬德里 – 潘普洛納（白色）",
+        "Ben 用 2 張紅色 在柏林建造了火車站。",
+        "Ana 保留了 2 張任務牌。",
+    ]
