@@ -4,7 +4,11 @@ Needs the `envs` extra (`pip install 'ttr[envs]'`); the OpenSpiel game needs `tt
 observation layouts are in docs/envs.md.
 """
 
-import gymnasium
+try:
+    import gymnasium
+    import pettingzoo  # noqa: F401
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise ImportError(f"ttr.envs needs the envs extra: pip install 'ttr[envs]' ({exc})") from None
 
 from ttr.envs.aec import TicketToRideAEC, aec_env
 from ttr.envs.core import EnvCore

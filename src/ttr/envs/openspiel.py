@@ -26,7 +26,11 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise ImportError(f"the OpenSpiel game needs the openspiel extra: pip install 'ttr[openspiel]' ({exc})") from None
 
 from ttr.engine import Game, seat_view
 from ttr.engine import actions as A
