@@ -133,3 +133,26 @@ def test_bad_parameters_are_refused() -> None:
         load("map=new_york,players=5")
     with pytest.raises(Exception, match="reward"):
         load("reward=points")
+
+
+def test_cards_are_conserved_through_chance_draws() -> None:
+    game = load("map=europe,players=3")
+    rng = np.random.RandomState(5)
+    state = game.new_initial_state()
+    total = 8 * 12 + 14
+    checked = 0
+    while not state.is_terminal() and checked < 400:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            actions, probs = zip(*outcomes, strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+            continue
+        g = state.core.game
+        cards = len(g.deck) + len(g.discard) + sum(1 for c in g.face_up if c >= 0) + sum(map(sum, g.hands))
+        if g.t_route >= 0:  # a pending tunnel: the cards played and the cards revealed wait aside
+            cards += g.map.routes[g.t_route].length + len(g.t_revealed)
+        assert cards == total
+        state.apply_action(int(rng.choice(state.legal_actions())))
+        checked += 1
+    assert checked == 400 or state.is_terminal()
