@@ -163,6 +163,12 @@ def test_record_and_replay(client: TestClient) -> None:
     assert all("hand" not in p and "tickets" not in p for p in middle["view"]["players"])
     error_of(client.get(f"/api/games/{gid}/replay/{steps + 1}"), 400, "malformed")
     error_of(client.get(f"/api/games/{gid}/replay/-1"), 400, "malformed")
+    # a finished game nobody watches is forgotten from memory and read back from the store when asked for
+    manager.KEEP_FINISHED = 0
+    manager._trim()
+    assert gid not in manager.rooms
+    assert client.get(f"/api/games/{gid}/replay/5").json() == middle
+    assert client.get(f"/api/games/{gid}/record").json() == r.json()
 
 
 def test_page_fallback(client: TestClient) -> None:

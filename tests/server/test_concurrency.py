@@ -80,3 +80,26 @@ def test_simultaneous_applies_in_the_manager() -> None:
         await manager.stop()
 
     asyncio.run(run())
+
+
+def test_a_client_that_does_not_read_is_hung_up_on() -> None:
+    async def run() -> None:
+        stuck = asyncio.Event()
+        hung_up: list[bool] = []
+
+        async def send(_text: str) -> None:
+            await stuck.wait()  # the socket never drains
+
+        async def hang_up() -> None:
+            hung_up.append(True)
+
+        conn = Connection(send, hang_up)
+        writer = asyncio.create_task(conn.writer())
+        for i in range(Connection.MAX_QUEUE + 5):
+            conn.push({"type": "pong", "n": i})
+        assert conn.closed and conn.too_slow
+        stuck.set()
+        await asyncio.wait_for(writer, 10)
+        assert hung_up == [True]
+
+    asyncio.run(run())

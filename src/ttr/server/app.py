@@ -166,7 +166,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     @app.websocket("/ws/{game_id}")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await websocket.accept()
-        conn = Connection(websocket.send_text)
+        conn = Connection(websocket.send_text, lambda: websocket.close(code=1013, reason="too slow: reconnect"))
         writer = asyncio.create_task(conn.writer())
         try:
             room = await manager.room(game_id)

@@ -72,30 +72,44 @@ class ServerConfig:
 class Connection:
     """One WebSocket client: its seat once joined (None: spectator) and an outgoing queue."""
 
-    def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
+    MAX_QUEUE = 256  # messages waiting for a client that does not read: past this it is dropped
+
+    def __init__(self, send: Callable[[str], Awaitable[None]],
+                 hang_up: Callable[[], Awaitable[None]] | None = None) -> None:
         self._send = send
+        self._hang_up = hang_up
         self.joined = False
         self.seat: int | None = None
         self.room: Room | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        self.too_slow = False
 
     def push(self, message: dict[str, Any] | str) -> None:
-        """Queue a message for this client (never blocks)."""
-        if not self.closed:
-            self.queue.put_nowait(message if isinstance(message, str) else json.dumps(message))
+        """Queue a message for this client (never blocks). A client that lets too many pile up is hung up
+        on (it reconnects and gets a snapshot)."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.MAX_QUEUE:
+            self.too_slow = True
+            self.close()
+            return
+        self.queue.put_nowait(message if isinstance(message, str) else json.dumps(message))
 
     async def writer(self) -> None:
         """Send queued messages until `close()`; stops quietly when the socket is gone."""
         while True:
             text = await self.queue.get()
             if text is None:
-                return
+                break
             try:
                 await self._send(text)
             except Exception:
                 self.closed = True
                 return
+        if self.too_slow and self._hang_up is not None:
+            with contextlib.suppress(Exception):
+                await self._hang_up()
 
     def close(self) -> None:
         """Stop the writer after what is queued."""
@@ -113,6 +127,7 @@ class Room:
     conns: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     people_left_at: float | None = None  # when the last person left (None: someone is here, or never came)
+    last_used: float = field(default_factory=time.monotonic)
     _messages: dict[tuple[str, int | None], str] = field(default_factory=dict)  # this version's messages
     _legal: tuple[int, list[Any], list[dict[str, Any]]] | None = None
     _log_json: dict[int | None, list[str]] = field(default_factory=dict)  # each reader's log entries, as JSON
@@ -183,6 +198,8 @@ def hash_token(token: str) -> str:
 class GameManager:
     """Creates, loads, plays and broadcasts games; the transport (FastAPI) calls it."""
 
+    KEEP_FINISHED = 32  # finished games kept in memory without connections (for replays)
+
     def __init__(self, store: GameStore, pool: BotPool, config: ServerConfig) -> None:
         self.store = store
         self.pool = pool
@@ -195,6 +212,7 @@ class GameManager:
         self._inline = bool(getattr(store, "inline_ok", False))
         self._db = ThreadPoolExecutor(4, thread_name_prefix="ttr-db")
         self._timers: set[asyncio.TimerHandle] = set()
+        self._resumer: asyncio.Task[None] | None = None
         self.stopping = False
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
@@ -206,23 +224,36 @@ class GameManager:
     # ------------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
-        """Load every running game and let its bots go on (after a restart, games resume where they were)."""
+        """Start loading every running game in the background and let its bots go on (after a restart,
+        games resume where they were); requests for a game not loaded yet load it at once."""
+        self._resumer = asyncio.get_running_loop().create_task(self._resume_all())
+
+    async def _resume_all(self) -> None:
         infos = await self.db(self.store.list_games, 0, RUNNING)
         for info in infos:
+            if self.stopping:
+                return
+            fresh = info.id not in self.rooms
             try:
                 room = await self.room(info.id)
             except Exception:
                 log.exception("cannot load game %s", info.id)
                 continue
-            if room is not None and room.version > 0:
+            if room is None:
+                continue
+            if fresh and room.version > 0 and not room.people_here():
                 room.people_left_at = time.time()
                 self._arm_leave_timer(room)
-            if room is not None:
-                self._schedule(room)
+            self._schedule(room)
+            await asyncio.sleep(0)
 
     async def stop(self) -> None:
         """Stop the bot tasks and close the store."""
         self.stopping = True
+        if self._resumer is not None:
+            self._resumer.cancel()
+            with contextlib.suppress(BaseException):
+                await self._resumer
         for timer in self._timers:
             timer.cancel()
         tasks = [r.bot_task for r in self.rooms.values() if r.bot_task is not None and not r.bot_task.done()]
@@ -243,6 +274,7 @@ class GameManager:
         """The live room of a game, loaded from the store (and replayed) on first use; None if unknown."""
         room = self.rooms.get(game_id)
         if room is not None:
+            room.last_used = time.monotonic()
             return room
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         async with lock:
@@ -263,7 +295,18 @@ class GameManager:
             info.version = len(game.history)
             room = self.rooms[game_id] = Room(info, game)
             self._loading.pop(game_id, None)
+            self._trim()
             return room
+
+    def _trim(self) -> None:
+        """Forget the least recently used finished games nobody watches, past `KEEP_FINISHED` (they are
+        loaded again from the store when asked for)."""
+        idle = [r for r in self.rooms.values() if r.game.is_over and not r.conns]
+        if len(idle) <= self.KEEP_FINISHED:
+            return
+        idle.sort(key=lambda r: r.last_used)
+        for room in idle[:len(idle) - self.KEEP_FINISHED]:
+            del self.rooms[room.info.id]
 
     async def create(self, body: Any) -> dict[str, Any]:
         """Create a game from a `POST /api/games` body; the answer holds each human seat's token, once."""
@@ -402,6 +445,8 @@ class GameManager:
         if not room.people_here() and room.people_left_at is None and conn.seat is not None:
             room.people_left_at = time.time()
             self._arm_leave_timer(room)
+        if room.game.is_over and not room.conns:
+            self._trim()
 
     def _arm_leave_timer(self, room: Room) -> None:
         if room.info.when_people_leave != "finish" or room.game.is_over or self.stopping:
@@ -459,7 +504,10 @@ class GameManager:
                 winners = winner_seats(game)
                 await self.db(self.store.finish, room.info.id, room.version, winners)
                 room.info.status, room.info.winners = "finished", winners
+                room.last_used = time.monotonic()
             self._broadcast(room)
+            if game.is_over:
+                self._trim()
         self._schedule(room)
 
     def _broadcast(self, room: Room) -> None:
