@@ -10,7 +10,8 @@ import numpy as np
 from ttr.engine import Game
 from ttr.maps.render import render_svg
 
-SEAT_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd")  # seat 0..4 on the board picture
+# Seat 0..4 on the board picture: colours no card colour uses (cyan, brown, lime, crimson-magenta, teal).
+SEAT_COLOURS = ("#00d0e0", "#8b4513", "#a8e020", "#c2185b", "#00695c")
 
 
 def ansi(game: Game) -> str:
