@@ -121,3 +121,17 @@ def test_phone_sized_screen(browser: Any, server: Served) -> None:
         shot(page, "phone-game", full_page=False)
     finally:
         context.close()
+
+
+def test_a_wrong_invite_link_says_so(page: Any, server: Served) -> None:
+    game_id, _ = create_game(server.base, "europe", seed=9)
+    page.goto(f"{server.base}/#/play/{game_id}/0/not-the-token-of-this-seat")
+    page.wait_for_function("document.getElementById('game-error')?.textContent.length > 0")
+    assert page.locator("#game-error").inner_text() == "This invite link is not valid for this game."
+    assert page.locator("#hand-cards").count() == 0
+    page.goto(f"{server.base}/#/")
+    page.wait_for_selector("#create-form")
+    assert page.locator("#your-games").count() == 0  # a wrong link is not kept among your games
+    page.goto(f"{server.base}/#/play/nosuchgame/0/whatever")
+    page.wait_for_selector("p.error")
+    assert "Could not load" in page.locator("p.error").inner_text()

@@ -14,9 +14,6 @@ const CONFIRM_KEY = "ttr.confirm";
 export async function showGame(main, { game, seat, token }) {
   const summary = await api.game(game);
   const bundle = await mapBundle(summary.map);
-  if (seat !== null) {
-    saveSeat({ game, seat, token, name: (summary.seats[seat] || {}).name || "", map: summary.map });
-  }
   const view = new GameView(main, summary, bundle, seat, token);
   view.connect();
   return view;
@@ -124,18 +121,29 @@ class GameView {
     if (msg.type === "snapshot" || msg.type === "update") {
       const first = !this.state;
       this.state = { version: msg.version, view: msg.view, legal: msg.legal || [], seats: msg.seats || [], status: msg.status };
-      if (msg.type === "snapshot" && msg.seat !== undefined) this.seat = msg.seat;
+      if (msg.type === "snapshot" && msg.seat !== undefined && msg.seat !== null && this.token) {
+        // the token is good: this browser holds the seat ("your games")
+        this.seat = msg.seat;
+        saveSeat({ game: this.summary.id, seat: msg.seat, token: this.token,
+          name: (msg.seats[msg.seat] || {}).name || "", map: this.summary.map });
+      }
       this.pending = false;
       this.hint = null;
       this.errorBox.textContent = "";
       this.render();
       if (msg.last) announce(logText({ ...msg.last.action, player: msg.last.seat }, this.names()));
       else if (first) announce(this.turnText());
+    } else if (msg.type === "seats") {
+      if (this.state) {
+        this.state.seats = msg.seats || this.state.seats;
+        this.renderPlayers();
+      }
     } else if (msg.type === "hint") {
       this.hint = msg;
       this.renderHint();
     } else if (msg.type === "error") {
       this.pending = false;
+      if (msg.code === "not_found" || msg.code === "bad_token") this.stopped = true; // no use reconnecting
       const text = t(`error.${msg.code}`) === `error.${msg.code}` ? msg.message : t(`error.${msg.code}`);
       this.errorBox.textContent = msg.rule ? `${text} (${msg.rule}: ${msg.message})` : text;
       if (this.state) this.render();
