@@ -177,7 +177,10 @@ def test_keyboard_claim_and_confirm_step(page: Any, server: Served) -> None:
     assert state(page)[0] == "second_card"
     page.locator("#confirm-toggle").uncheck()
     play_until(page, lambda p: state(p)[0] == "main" and p.locator("svg.board g.route.claimable").count() > 0)
-    # a claimable route on the board is focusable and opens its claim with Enter
+    # claimable routes, and only they, are in the Tab order; Enter opens the claim
+    tabbable = page.eval_on_selector_all('svg.board g.route[tabindex="0"]', "els => els.map(e => e.dataset.route)")
+    claimable = page.eval_on_selector_all("svg.board g.route.claimable", "els => els.map(e => e.dataset.route)")
+    assert tabbable == claimable and claimable
     name = page.locator("svg.board g.route.claimable").first.get_attribute("data-route")
     route = page.locator(f'svg.board g.route[data-route="{name}"]')
     route.focus()

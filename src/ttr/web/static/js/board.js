@@ -74,7 +74,7 @@ export class Board {
 
   wireRoute(route) {
     const g = this.routeGroup(route.index);
-    g.setAttribute("tabindex", "0");
+    g.setAttribute("tabindex", "-1"); // in the Tab order only while claimable (see update)
     g.setAttribute("role", "button");
     const title = g.querySelector("title");
     if (title) title.remove(); // our own tooltip replaces the browser's
@@ -169,6 +169,7 @@ export class Board {
       const g = this.routeGroup(r.index);
       const owner = state.owners.get(r.index);
       g.classList.toggle("claimable", state.claimable.has(r.index));
+      g.setAttribute("tabindex", state.claimable.has(r.index) ? "0" : "-1");
       g.classList.toggle("on-path", this.state.path.has(r.index));
       g.classList.toggle("taken", owner !== undefined);
       for (const old of g.querySelectorAll(".owner-piece")) old.remove();
