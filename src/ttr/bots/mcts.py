@@ -195,16 +195,16 @@ class MctsBot(BaseBot):
 
 
 class MctsHard(MctsBot):
-    """`hard`: the search with 300 playouts per decision."""
+    """`hard`: the search with 0.15 s per decision (at most 300 playouts)."""
 
     name = "hard"
     iterations = 300
-    time_limit = None
+    time_limit = 0.15
 
 
 class MctsExpert(MctsBot):
-    """`expert`: the search with 1500 playouts per decision."""
+    """`expert`: the search with 0.5 s per decision (at most 1500 playouts), as `mcts`."""
 
     name = "expert"
     iterations = 1500
-    time_limit = None
+    time_limit = 0.5
