@@ -139,6 +139,7 @@ class GameView {
         this.renderPlayers();
       }
     } else if (msg.type === "hint") {
+      if (this.state && msg.version !== undefined && msg.version !== this.state.version) return; // for an older state
       this.hint = msg;
       this.renderHint();
     } else if (msg.type === "error") {
@@ -219,7 +220,10 @@ class GameView {
     const v = this.state.view;
     if (!v.turn) return t("game.over");
     const name = v.players[v.turn.player].name;
-    if (this.myTurn()) return t(`turn.${v.turn.phase}`);
+    if (this.myTurn()) {
+      const noStations = v.turn.phase === "main" && this.mapData.rules && this.mapData.rules.stations === 0;
+      return noStations ? t("turn.main_no_stations") : t(`turn.${v.turn.phase}`);
+    }
     if (v.turn.phase === "choose_tickets") return t("turn.other_tickets", { name });
     return t("turn.other", { name });
   }
