@@ -96,3 +96,14 @@ def test_bad_folders_are_refused_by_name(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["report", str(folders[0]), str(folders[1]), str(folders[0]), "-o", str(out)]) == 1
     assert "two to compare" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_markdown_table(folders: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", str(folders[0]), str(folders[1]), "--markdown"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("| map | players | games | bot |") and len(lines) == 2 + 2 + 1
+    rows = read_table(table_path(folders[0], "parquet"))
+    greedy = [r for r in rows if r["bot"] == "greedy"]
+    wins = sum(r["win_share"] for r in greedy)
+    lo, hi = wilson(wins, len(greedy))
+    assert f"| europe | 3 | 4 | greedy | {len(greedy)} | {wins / len(greedy):.1%} ({lo:.1%}-{hi:.1%}) |" in lines[2]

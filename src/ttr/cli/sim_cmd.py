@@ -42,6 +42,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     r = sub.add_parser("report", help="an HTML page of plots from one or two simulation folders")
     r.add_argument("folders", nargs="+", metavar="DIR", help="a folder written by ttr simulate (two to compare)")
     r.add_argument("-o", "--output", default="report.html", help="the HTML file to write (default: report.html)")
+    r.add_argument("--markdown", action="store_true",
+                   help="print the win-rate table (95%% Wilson intervals) of every folder as Markdown instead")
     r.set_defaults(run=run_report)
 
 
@@ -133,8 +135,14 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 def run_report(args: argparse.Namespace) -> int:
     """Write the HTML report of one or two simulation folders."""
-    from ttr.sim.report import ReportError, write_report
+    from ttr.sim.report import ReportError, markdown_table, write_report
 
+    if args.markdown:
+        try:
+            print(markdown_table([Path(f) for f in args.folders]), end="")
+        except ReportError as exc:
+            raise TTRError(str(exc)) from None
+        return 0
     if len(args.folders) > 2:
         raise TTRError("give one simulation folder, or two to compare")
     try:

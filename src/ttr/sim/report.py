@@ -351,6 +351,21 @@ def build_report(folders: list[Path]) -> str:
             f"<style>{STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
 
 
+def markdown_table(folders: list[Path]) -> str:
+    """Per folder and bot: players, games, seats, win rate with its 95% Wilson interval, mean score, tickets."""
+    lines = ["| map | players | games | bot | seats | win rate (95% CI) | mean score | tickets done / failed |",
+             "|---|---|---|---|---|---|---|---|"]
+    for folder in folders:
+        res = load_results(folder)
+        n = len(stats.games(res.rows))
+        for p in stats.per_bot(res.rows):
+            lo, hi = p["wins"].ci
+            lines.append(f"| {res.game_map.name} | {res.settings['players']} | {n} | {p['bot']} | {p['seats']} | "
+                         f"{p['wins'].rate:.1%} ({lo:.1%}-{hi:.1%}) | {p['mean_score']:.1f} | "
+                         f"{p['tickets_completed']:.2f} / {p['tickets_failed']:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
 def write_report(folders: list[Path], out: Path) -> None:
     """Build the page and write it to `out`."""
     if not 1 <= len(folders) <= 2:
