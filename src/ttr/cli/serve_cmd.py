@@ -50,14 +50,15 @@ def run(args: argparse.Namespace) -> int:
     config = ServerConfig(db=db, bot_workers=args.bot_workers, bot_pool=args.bot_pool, bot_delay=args.bot_delay,
                           leave_grace=max(0.0, args.leave_grace))
     try:
-        app = create_app(config)
-    except Exception as exc:  # a bad URL, a database that does not answer, a missing driver
-        print(f"ttr serve: error: cannot open the database {_safe(db)}: {exc}", file=sys.stderr)
-        return 1
-    try:
         sock = socket.create_server((args.host, args.port))
     except OSError as exc:
         print(f"ttr serve: error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    try:
+        app = create_app(config)
+    except Exception as exc:  # a bad URL, a database that does not answer, a missing driver
+        sock.close()
+        print(f"ttr serve: error: cannot open the database {_safe(db)}: {exc}", file=sys.stderr)
         return 1
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host

@@ -1,0 +1,48 @@
+"""`ttr serve`'s command line: options, the default database, refusals with a clear message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ttr.cli.main import build_parser, main
+from ttr.server import default_db_url
+
+
+def test_options() -> None:
+    args = build_parser().parse_args(["serve"])
+    assert (args.host, args.port, args.db, args.bot_pool) == ("127.0.0.1", 8000, None, "process")
+    assert 1 <= args.bot_workers <= 4
+    args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--port", "9", "--db", "memory",
+                                      "--bot-workers", "3", "--bot-delay", "0", "--leave-grace", "5"])
+    assert (args.host, args.port, args.db, args.bot_workers, args.bot_delay, args.leave_grace) == (
+        "0.0.0.0", 9, "memory", 3, 0.0, 5.0)
+
+
+def test_default_database_is_in_the_user_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    url = default_db_url()
+    assert url.startswith("sqlite:///") and url.endswith("ttr.sqlite3")
+    folder = Path(url.removeprefix("sqlite:///")).parent
+    assert folder.is_dir() and str(folder).startswith(str(tmp_path))
+
+
+@pytest.mark.parametrize(("argv", "status", "message"), [
+    (["--bot-workers", "0"], 2, "--bot-workers must be at least 1"),
+    (["--bot-delay", "-1"], 2, "--bot-delay"),
+    (["--db", "nonsense://x"], 1, "cannot open the database nonsense://x"),
+])
+def test_refusals(argv: list[str], status: int, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--port", "0", *argv]) == status
+    assert message in capsys.readouterr().err
+
+
+def test_port_in_use(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}"]) == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
