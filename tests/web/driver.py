@@ -54,13 +54,17 @@ def click_and_wait(page: Any, selector: str) -> None:
     wait_turn(page, version)
 
 
-def claim_first(page: Any, tunnel: bool | None = None) -> bool:
-    """Claim the first claimable route from the route list (only tunnels / only non-tunnels if asked)."""
+def claim_first(page: Any, tunnel: bool | None = None, longest: bool = False) -> bool:
+    """Claim the first claimable route from the route list (only tunnels / only non-tunnels if asked; the
+    longest first if asked)."""
     routes = page.eval_on_selector_all(
         "#route-list button[data-act=claim]",
-        "els => els.map(e => [e.dataset.route, document.querySelector("
-        "`svg.board g.route[data-route=\"${e.dataset.route}\"]`).classList.contains('tunnel')])")
-    for name, is_tunnel in routes:
+        "els => els.map(e => {"
+        " const g = document.querySelector(`svg.board g.route[data-route=\"${e.dataset.route}\"]`);"
+        " return [e.dataset.route, g.classList.contains('tunnel'), Number(g.dataset.length)]; })")
+    if longest:
+        routes.sort(key=lambda r: -r[2])
+    for name, is_tunnel, _ in routes:
         if tunnel is None or is_tunnel == tunnel:
             page.evaluate("document.getElementById('route-list').open = true")
             page.locator(f"#route-list button[data-route={json.dumps(name)}]").click()
@@ -81,7 +85,7 @@ def draw_something(page: Any) -> None:
         click_and_wait(page, "#draw-tickets")
 
 
-def play_one(page: Any, prefer_tunnels: bool = False, pay: bool = True) -> str:
+def play_one(page: Any, prefer_tunnels: bool = False, pay: bool = True, longest: bool = False) -> str:
     """One action of a simple policy: keep offered tickets, pay tunnels (or give up), claim when possible,
     else draw. Returns the phase it acted in."""
     phase, _, mine = state(page)
@@ -95,7 +99,8 @@ def play_one(page: Any, prefer_tunnels: bool = False, pay: bool = True) -> str:
             click_and_wait(page, "#abandon-tunnel")
     else:
         only = False if prefer_tunnels else None
-        claimed = phase == "main" and ((prefer_tunnels and claim_first(page, tunnel=True)) or claim_first(page, only))
+        claimed = phase == "main" and (
+            (prefer_tunnels and claim_first(page, tunnel=True)) or claim_first(page, only, longest=longest))
         if not claimed:
             draw_something(page)
     return phase
@@ -107,5 +112,5 @@ def play_to_end(page: Any, limit: int = 400) -> int:
         phase, _, _ = state(page)
         if phase == "game_over":
             return n
-        play_one(page)
+        play_one(page, longest=True)
     raise AssertionError(f"the game did not end in {limit} actions")
