@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 import websockets
@@ -43,8 +44,20 @@ class Stats:
     games_started: int = 0
 
 
+def choose_with_bot(policy: str, msg: dict[str, Any], rng: random.Random) -> int:
+    """The index in `msg["legal"]` that the bot `policy` (e.g. greedy) picks from the seat's view."""
+    from ttr.bots import make_bot
+    from ttr.engine import Action
+    from ttr.maps import load_map
+
+    view = dict(msg["view"], map=msg.get("map", "europe"))
+    actions = [Action.from_json(entry["action"]) for entry in msg["legal"]]
+    bot = make_bot(policy, load_map(view["map"]), int(view["seat"]), rng.randrange(2**31))
+    return actions.index(bot.choose(view, actions))
+
+
 async def play_seat(url: str, token: str, rng: random.Random, think: float, stats: Stats, stop: asyncio.Event,
-                    policy: str) -> None:
+                    policy: str, map_name: str) -> None:
     """One seat: join, and on each turn send an action and time until its update comes back."""
     async with websockets.connect(url, max_size=None) as ws:
         await ws.send(json.dumps({"type": "join", "token": token}))
@@ -56,6 +69,7 @@ async def play_seat(url: str, token: str, rng: random.Random, think: float, stat
                 stats.errors.append("timeout: no message for 60 s")
                 return
             msg = json.loads(raw)
+            msg["map"] = map_name
             kind = msg["type"]
             if kind == "error":
                 stats.errors.append(f"{msg['code']}: {msg['message']}")
@@ -73,7 +87,12 @@ async def play_seat(url: str, token: str, rng: random.Random, think: float, stat
                 if think > 0:
                     await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
                 legal = msg["legal"]
-                choice = legal[0] if policy == "first" else legal[rng.randrange(len(legal))]
+                if policy == "first":
+                    choice = legal[0]
+                elif policy == "random":
+                    choice = legal[rng.randrange(len(legal))]
+                else:  # a client-side bot, from the seat's view only
+                    choice = legal[choose_with_bot(policy, msg, rng)]
                 pending = (msg["version"], time.perf_counter())
                 await ws.send(json.dumps({"type": "action", "version": msg["version"], "id": choice["id"]}))
             elif stop.is_set() and msg["legal"]:
@@ -100,7 +119,7 @@ async def game_slot(base: str, args: argparse.Namespace, slot: int, stats: Stats
         url = f"{ws_base}/ws/{created['id']}"
         try:
             await asyncio.gather(*(play_seat(url, s["token"], random.Random(rng.random()), args.think, stats, stop,
-                                             args.policy) for s in created["seats"]))
+                                             args.policy, args.map) for s in created["seats"]))
         except (OSError, websockets.WebSocketException) as exc:
             stats.errors.append(f"socket: {type(exc).__name__}: {exc}")
             continue
@@ -184,7 +203,8 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring (default 5)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a player waits before acting (default 0: as fast as possible)")
-    parser.add_argument("--policy", choices=("random", "first"), default="random")
+    parser.add_argument("--policy", default="random",
+                        help="how client players choose: random, first, or a bot name such as greedy (default random)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot-workers", type=int, default=1)
     parser.add_argument("--url", help="use a running server instead of starting one")
