@@ -52,3 +52,34 @@ def test_actions_and_log_in_words(page: Any, server: Served) -> None:
         "Ben 用 2 張紅色 在柏林建造了火車站。",
         "Ana 保留了 2 張任務牌。",
     ]
+
+
+def test_final_breakdown_with_a_tie_and_stations(page: Any, server: Served) -> None:
+    """A final the full games do not reach: a tie broken by stations, a station's borrowed route."""
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    got = page.evaluate("""async () => {
+        const f = await import('/js/final.js');
+        const player = (seat, name, stations, borrowed) => ({seat, name, route_points: 20,
+            tickets_completed: ["Berlin-Roma"], tickets_failed: [], ticket_points: 9, stations_unbuilt: stations,
+            station_points: 4 * stations, borrowed_routes: borrowed, longest_path: 6, express_bonus: 0,
+            attractions: 0, total: 29 + 4 * stations - (stations === 3 ? 4 : 0), longest_path_routes: [],
+            attraction_cities: []});
+        const final = {players: [player(0, "Ana", 2, {"Berlin": "Berlin-Essen"}), player(1, "Ben", 3, {})],
+                       winners: ["Ben"], winner_seats: [1], decided_by: "fewest_stations_built"};
+        const view = {players: [{name: "Ana", routes: []}, {name: "Ben", routes: []}], final};
+        const box = document.createElement("section");
+        document.body.append(box);
+        f.renderFinal(box, view, {name: "europe", rules: {stations: 3, longest_path_bonus: 10}},
+                      {byName: new Map()}, {gameId: null, onPath: () => {}});
+        const row = (key) => [...box.querySelectorAll(`tr[data-row="${key}"] td`)].map((td) => td.textContent);
+        return [box.querySelector("#winners").textContent, box.querySelector("#tiebreak").textContent,
+                row("final.borrowed"), row("final.total"), row("final.stations_kept")];
+    }""")
+    assert got == [
+        "Winner: Ben",
+        "Tie broken by the fewest stations built.",
+        ["Berlin: Berlin – Essen", "–"],
+        ["37", "37"],
+        ["2 (+8)", "3 (+12)"],
+    ]
