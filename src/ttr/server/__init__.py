@@ -10,7 +10,7 @@ from pathlib import Path
 
 import platformdirs
 
-from ttr.server.rooms import ServerConfig
+from ttr.server.config import ServerConfig
 
 
 def default_db_url() -> str:

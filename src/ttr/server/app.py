@@ -23,9 +23,11 @@ from ttr.engine import Game
 from ttr.maps import BUILTIN_MAPS
 from ttr.records import write_record
 from ttr.server.bot_pool import BotPool
+from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
+from ttr.server.connection import Connection
 from ttr.server.mapdata import board_svg, map_data, maps_list
 from ttr.server.protocol import MAX_BODY, ProtocolError, parse_client_message
-from ttr.server.rooms import LEVEL_TEXT, LEVELS, ApiError, Connection, GameManager, ServerConfig
+from ttr.server.rooms import GameManager
 from ttr.server.store import FINISHED, GameStore, open_store
 from ttr.server.views import last_for, view_for
 

@@ -1,5 +1,5 @@
-"""The live games: one `Room` per game (the rebuilt `Game`, its lock, its connections, its bot task),
-and the `GameManager` that creates, loads, plays and broadcasts them.
+"""The live games: the `GameManager` creates, loads (replaying the store), plays and broadcasts the games,
+one `Room` each (`ttr.server.room`), and drives their bots.
 
 Order of checks for an action (docs/web-protocol.md): the connection's seat (its token was checked at
 `join`), the game not over, the version (compare-and-set: an action sent from an older state is stale
@@ -18,176 +18,25 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ttr.bots import BOTS
 from ttr.engine import Game
 from ttr.maps import BUILTIN_MAPS, load_map
 from ttr.server.bot_pool import BotPool
+from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
+from ttr.server.connection import Connection
 from ttr.server.protocol import ProtocolError
+from ttr.server.room import Room
 from ttr.server.store import RUNNING, GameInfo, GameStore, SeatInfo, StaleVersionError, StoreError
-from ttr.server.views import last_for, legal_json, seats_json, summary_json, view_for, winner_seats
+from ttr.server.views import seats_json, summary_json, view_for, winner_seats
 
 log = logging.getLogger("ttr.server")
 T = TypeVar("T")
 
-LEVELS = ("easy", "medium", "hard", "expert")
-LEVEL_TEXT = {
-    "easy": "plays long routes, takes few risks (long_route_junkie)",
-    "medium": "plans its tickets and collects the colours it needs (greedy)",
-    "hard": "searches ahead over the hidden cards (mcts, short budget)",
-    "expert": "searches ahead longer (mcts, large budget; slower)",
-}
 MAX_NAME = 40
-LOG_MARK = "\x00log\x00"  # stands for the log while a message is encoded (names hold no control characters)
-LOG_MARK_JSON = json.dumps(LOG_MARK)
-
-
-class ApiError(Exception):
-    """A refused REST request: HTTP `status`, a `code` and a message naming the problem."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-
-
-@dataclass
-class ServerConfig:
-    """Options of `ttr serve` that shape the games (the CLI fills these in)."""
-
-    db: str = "memory"
-    bot_workers: int = 2
-    bot_pool: str = "process"  # "process" or "thread"
-    bot_delay: float = 0.6  # default seconds a bot waits before it moves (a game may set its own)
-    leave_grace: float = 30.0  # seconds without any person connected before "finish" games go on with bots
-    standin_level: str = "medium"  # the bot that plays for people who left a "finish" game
-    static_dir: str | None = None  # None: the package's src/ttr/web/static
-
-
-class Connection:
-    """One WebSocket client: its seat once joined (None: spectator) and an outgoing queue."""
-
-    MAX_QUEUE = 256  # messages waiting for a client that does not read: past this it is dropped
-
-    def __init__(self, send: Callable[[str], Awaitable[None]],
-                 hang_up: Callable[[], Awaitable[None]] | None = None) -> None:
-        self._send = send
-        self._hang_up = hang_up
-        self.joined = False
-        self.seat: int | None = None
-        self.room: Room | None = None
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.closed = False
-        self.too_slow = False
-
-    def push(self, message: dict[str, Any] | str) -> None:
-        """Queue a message for this client (never blocks). A client that lets too many pile up is hung up
-        on (it reconnects and gets a snapshot)."""
-        if self.closed:
-            return
-        if self.queue.qsize() >= self.MAX_QUEUE:
-            self.too_slow = True
-            self.close()
-            return
-        self.queue.put_nowait(message if isinstance(message, str) else json.dumps(message))
-
-    async def writer(self) -> None:
-        """Send queued messages until `close()`; stops quietly when the socket is gone."""
-        while True:
-            text = await self.queue.get()
-            if text is None:
-                break
-            try:
-                await self._send(text)
-            except Exception:
-                self.closed = True
-                return
-        if self.too_slow and self._hang_up is not None:
-            with contextlib.suppress(Exception):
-                await self._hang_up()
-
-    def close(self) -> None:
-        """Stop the writer after what is queued."""
-        self.closed = True
-        self.queue.put_nowait(None)
-
-
-@dataclass
-class Room:
-    """A game in memory: the stored info, the rebuilt game, its lock and connections."""
-
-    info: GameInfo
-    game: Game
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    conns: set[Connection] = field(default_factory=set)
-    bot_task: asyncio.Task[None] | None = None
-    people_left_at: float | None = None  # when the last person left (None: someone is here, or never came)
-    last_used: float = field(default_factory=time.monotonic)
-    _messages: dict[tuple[str, int | None], str] = field(default_factory=dict)  # this version's messages
-    _legal: tuple[int, list[Any], list[dict[str, Any]]] | None = None
-    _log_json: dict[int | None, list[str]] = field(default_factory=dict)  # each reader's log entries, as JSON
-
-    @property
-    def version(self) -> int:
-        """The number of actions applied."""
-        return len(self.game.history)
-
-    def connected_seats(self) -> set[int]:
-        """Seats with at least one open connection."""
-        return {c.seat for c in self.conns if c.seat is not None}
-
-    def people_here(self) -> bool:
-        """Whether any human seat has a connection."""
-        return any(self.info.seats[s].type == "human" for s in self.connected_seats())
-
-    def legal(self) -> tuple[list[int], list[Any], list[dict[str, Any]]]:
-        """The legal ids, actions and protocol list at this version (worked out once per version)."""
-        if self._legal is None or self._legal[0] != self.version:
-            ids, actions, listed = legal_json(self.game)
-            self._legal = (self.version, [ids, actions], listed)
-        ids, actions = self._legal[1]
-        return ids, actions, self._legal[2]
-
-    def message(self, kind: str, seat: int | None) -> str:
-        """The `snapshot` or `update` message for `seat` (None: spectator), built once per version."""
-        key = (kind, seat)
-        if self._messages.get(("@version", None)) != str(self.version):
-            self._messages = {("@version", None): str(self.version)}
-        text = self._messages.get(key)
-        if text is None:
-            game = self.game
-            view = view_for(game, seat)
-            legal = self.legal()[2] if seat is not None and not game.is_over and seat == game.current else []
-            msg: dict[str, Any] = {
-                "type": kind, "version": self.version, "view": view, "legal": legal,
-                "seats": seats_json(self.info, self.connected_seats()), "status": self.info.status,
-            }
-            if kind == "snapshot":
-                msg["seat"] = seat
-                info = self.info
-                msg["game"] = {"id": info.id, "map": info.map, "when_people_leave": info.when_people_leave}
-            else:
-                msg["last"] = last_for(view)
-            # The log only grows and each entry reads the same to the same reader: its JSON is kept per
-            # reader and spliced in, so an update costs the new entries, not the whole log again.
-            entries = view["log"]
-            cache = self._log_json.setdefault(seat, [])
-            if len(cache) > len(entries):
-                cache.clear()
-            cache.extend(json.dumps(e) for e in entries[len(cache):])
-            view["log"] = LOG_MARK
-            text = json.dumps(msg).replace(LOG_MARK_JSON, "[" + ",".join(cache) + "]", 1)
-            self._messages[key] = text
-        return text
-
-    def forget_messages(self) -> None:
-        """Drop the built messages (the seats' connection state changed)."""
-        self._messages = {}
 
 
 def hash_token(token: str) -> str:
@@ -584,3 +433,6 @@ class GameManager:
             except ProtocolError as exc:
                 log.warning("bot move refused in game %s: %s", room.info.id, exc.message)
                 await asyncio.sleep(0.05)
+
+
+__all__ = ["LEVELS", "LEVEL_TEXT", "ApiError", "Connection", "GameManager", "Room", "ServerConfig", "hash_token"]

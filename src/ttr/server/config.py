@@ -1,0 +1,36 @@
+"""The server's options (`ServerConfig`), the bot levels it offers, and the REST refusal (`ApiError`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LEVELS = ("easy", "medium", "hard", "expert")
+LEVEL_TEXT = {
+    "easy": "plays long routes, takes few risks (long_route_junkie)",
+    "medium": "plans its tickets and collects the colours it needs (greedy)",
+    "hard": "searches ahead over the hidden cards (Monte Carlo tree search, about 0.15 s a move)",
+    "expert": "searches ahead longer (Monte Carlo tree search, about 0.5 s a move)",
+}
+
+
+class ApiError(Exception):
+    """A refused REST request: HTTP `status`, a `code` and a message naming the problem."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class ServerConfig:
+    """Options of `ttr serve` that shape the games (the CLI fills these in)."""
+
+    db: str = "memory"
+    bot_workers: int = 2
+    bot_pool: str = "process"  # "process" or "thread"
+    bot_delay: float = 0.6  # default seconds a bot waits before it moves (a game may set its own)
+    leave_grace: float = 30.0  # seconds without any person connected before "finish" games go on with bots
+    standin_level: str = "medium"  # the bot that plays for people who left a "finish" game
+    static_dir: str | None = None  # None: the package's src/ttr/web/static

@@ -1,0 +1,91 @@
+"""A game in memory: the stored info, the rebuilt `Game`, its lock, its connections and the messages
+built for this version (each reader's view, from `seat_view` or `public_view` only)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ttr.engine import Game
+from ttr.server.connection import Connection
+from ttr.server.store import GameInfo
+from ttr.server.views import last_for, legal_json, seats_json, view_for
+
+LOG_MARK = "\x00log\x00"  # stands for the log while a message is encoded (names hold no control characters)
+LOG_MARK_JSON = json.dumps(LOG_MARK)
+
+
+@dataclass
+class Room:
+    """A game in memory: the stored info, the rebuilt game, its lock and connections."""
+
+    info: GameInfo
+    game: Game
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Connection] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    people_left_at: float | None = None  # when the last person left (None: someone is here, or never came)
+    last_used: float = field(default_factory=time.monotonic)
+    _messages: dict[tuple[str, int | None], str] = field(default_factory=dict)  # this version's messages
+    _legal: tuple[int, list[Any], list[dict[str, Any]]] | None = None
+    _log_json: dict[int | None, list[str]] = field(default_factory=dict)  # each reader's log entries, as JSON
+
+    @property
+    def version(self) -> int:
+        """The number of actions applied."""
+        return len(self.game.history)
+
+    def connected_seats(self) -> set[int]:
+        """Seats with at least one open connection."""
+        return {c.seat for c in self.conns if c.seat is not None}
+
+    def people_here(self) -> bool:
+        """Whether any human seat has a connection."""
+        return any(self.info.seats[s].type == "human" for s in self.connected_seats())
+
+    def legal(self) -> tuple[list[int], list[Any], list[dict[str, Any]]]:
+        """The legal ids, actions and protocol list at this version (worked out once per version)."""
+        if self._legal is None or self._legal[0] != self.version:
+            ids, actions, listed = legal_json(self.game)
+            self._legal = (self.version, [ids, actions], listed)
+        ids, actions = self._legal[1]
+        return ids, actions, self._legal[2]
+
+    def message(self, kind: str, seat: int | None) -> str:
+        """The `snapshot` or `update` message for `seat` (None: spectator), built once per version."""
+        key = (kind, seat)
+        if self._messages.get(("@version", None)) != str(self.version):
+            self._messages = {("@version", None): str(self.version)}
+        text = self._messages.get(key)
+        if text is None:
+            game = self.game
+            view = view_for(game, seat)
+            legal = self.legal()[2] if seat is not None and not game.is_over and seat == game.current else []
+            msg: dict[str, Any] = {
+                "type": kind, "version": self.version, "view": view, "legal": legal,
+                "seats": seats_json(self.info, self.connected_seats()), "status": self.info.status,
+            }
+            if kind == "snapshot":
+                msg["seat"] = seat
+                info = self.info
+                msg["game"] = {"id": info.id, "map": info.map, "when_people_leave": info.when_people_leave}
+            else:
+                msg["last"] = last_for(view)
+            # The log only grows and each entry reads the same to the same reader: its JSON is kept per
+            # reader and spliced in, so an update costs the new entries, not the whole log again.
+            entries = view["log"]
+            cache = self._log_json.setdefault(seat, [])
+            if len(cache) > len(entries):
+                cache.clear()
+            cache.extend(json.dumps(e) for e in entries[len(cache):])
+            view["log"] = LOG_MARK
+            text = json.dumps(msg).replace(LOG_MARK_JSON, "[" + ",".join(cache) + "]", 1)
+            self._messages[key] = text
+        return text
+
+    def forget_messages(self) -> None:
+        """Drop the built messages (the seats' connection state changed)."""
+        self._messages = {}
