@@ -11,6 +11,7 @@ from ttr.bots import make_bot, play_game
 from ttr.bots.base import legal_actions
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.mcts import MctsBot
+from ttr.bots.mcts_policy import estimate, ticket_paths
 from ttr.bots.planning import Board, map_index, sort_options
 from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Game, final_score, seat_view
@@ -138,3 +139,33 @@ def test_budgets_are_required() -> None:
         no_budget(game_map, 0, 0)
     with pytest.raises(ValueError, match="iteration"):
         MctsBot(game_map, 0, 0, iterations=0)
+
+
+def test_the_estimate_is_the_final_score_at_the_end_and_values_done_tickets() -> None:
+    game_map = load_map("new_york")
+    game = Game.new(game_map, 2, seed=1)
+    while game.phase != 1:
+        game.apply_id(game.legal_ids()[-1])  # keep every ticket offered
+    base = estimate(game)[0]
+    (_, cost, path), *_ = ticket_paths(game, 0)
+    assert cost > 0 and path
+    done = game.copy()
+    for r in path:  # seat 0 holds the whole path: the ticket is done
+        done.owner[r] = 0
+    done._rebuild_indexes()
+    assert ticket_paths(done, 0)[0][1] == 0
+    assert estimate(done)[0] > base
+    GreedyPlayout(game_map, 2, 1).run(game)
+    assert estimate(game) == [float(p.total) for p in final_score(game).players]
+
+
+def test_short_playouts_use_the_estimate() -> None:
+    game_map = load_map("europe")
+    game = Game.new(game_map, 2, seed=6)
+    playout = GreedyPlayout(game_map, 2, 6)
+    assert playout.run(game, 30) == 30 and not game.is_over
+    while game.phase != 1:  # a main turn: the search runs
+        playout.run(game, 1)
+    bot = MctsBot(game_map, game.current, 6, iterations=12, depth=10)
+    action = bot.choose(seat_view(game, game.current), legal_actions(game)[1])
+    assert action in game.legal_actions() and 0 < bot.last_iterations <= 12

@@ -1,23 +1,18 @@
-"""The search's knowledge for `mcts`: a ticket-aware rollout policy and a position evaluation.
+"""A position estimate for `mcts` playouts cut short (`MctsBot.depth`): each seat's likely final score.
 
-Both work on a sampled `Game` directly (action ids, no views), so they are cheap enough to run in every
-iteration. For each seat they find the routes of the cheapest paths that would complete its unfinished
-tickets (own routes free, routes closed to it unusable): the rollout claims those routes first, draws
-their colours, and otherwise claims long routes only when its hand is large. The evaluation estimates
-each seat's final score: points so far, 4 per unbuilt station, the cards in hand, and each ticket's
-value weighted by how likely the remaining path can be built before the game ends.
+It works on a sampled `Game` directly (no views). For each seat it finds the cheapest paths that would
+complete its unfinished tickets (own routes free, routes closed to it unusable) and adds to the points so
+far 4 per unbuilt station, a share of the cards in hand, and each ticket's value weighted by how likely
+its remaining path can be built before the game ends. Once the game is over it is the final score.
 """
 
 from __future__ import annotations
 
 import heapq
 import math
-import random
 from dataclasses import dataclass
 
 from ttr.engine import Game, final_score
-from ttr.engine import actions as A
-from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, TUNNEL
 from ttr.maps import GameMap
 
 INF = math.inf
@@ -159,97 +154,3 @@ def estimate(game: Game) -> list[float]:
             value += points * (2.0 * chance - 1.0)
         out.append(value)
     return out
-
-
-def rewards(game: Game, scale: float) -> list[float]:
-    """Per seat, in [0, 1]: `0.5 + 0.5 * tanh(lead / scale)` of its estimated lead over the best other seat;
-    once the game is over, half of it is the win itself (shared wins count as wins)."""
-    totals = estimate(game)
-    winners: list[str] = final_score(game).winners if game.is_over else []
-    out = []
-    for p, total in enumerate(totals):
-        others = max(v for q, v in enumerate(totals) if q != p)
-        value = 0.5 + 0.5 * math.tanh((total - others) / scale)
-        if game.is_over:
-            value = 0.5 * value + (0.5 if game.players[p] in winners else 0.0)
-        out.append(value)
-    return out
-
-
-def rollout(game: Game, rng: random.Random, depth: int) -> None:
-    """Play the ticket-aware policy for up to `depth` actions (or to the end)."""
-    t = tables(game.map)
-    wanted: list[set[int]] = []
-    for seat in range(game.n):
-        routes: set[int] = set()
-        for _, d, path in ticket_paths(game, seat):
-            if 0 < d < INF:
-                routes.update(path)
-        wanted.append(routes)
-    cat = game.cat
-    kind = cat.kind
-    for _ in range(depth):
-        if game.is_over:
-            return
-        ids = game.legal_ids()
-        phase = game.phase
-        p = game.current
-        best = -1
-        if phase == MAIN:
-            best = _claim(game, ids, wanted[p], rng)
-            if best < 0:
-                best = _draw(game, ids, wanted[p], t, rng)
-        elif phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
-            fewest = min(cat.a[aid].bit_count() for aid in ids)
-            options = [aid for aid in ids if cat.a[aid].bit_count() == fewest]
-            best = options[rng.randrange(len(options))]
-        elif phase == TUNNEL:
-            best = ids[0]  # pay with the fewest wilds when possible (abandon is listed last)
-        elif ids:
-            best = _draw(game, ids, wanted[p], t, rng)
-        if best < 0:
-            best = ids[rng.randrange(len(ids))]
-        game.apply_unchecked(best)
-        if kind[best] == A.CLAIM:
-            wanted[p].discard(cat.a[best])
-
-
-def _claim(game: Game, ids: list[int], wanted: set[int], rng: random.Random) -> int:
-    """A wanted route (longest first); with a large hand or no plan, the longest route of 3 or more."""
-    cat = game.cat
-    kind = cat.kind
-    length = tables(game.map).length
-    big_hand = sum(game.hands[game.current]) >= 8 or not wanted or game.final_turns >= 0
-    best = -1
-    best_key = (0, 0, 0, 0.0)
-    for aid in ids:
-        if kind[aid] != A.CLAIM:
-            continue
-        r = cat.a[aid]
-        plan = r in wanted
-        if not plan and (not big_hand or length[r] < 3):
-            continue
-        key = (1 if plan else 0, length[r], -cat.c[aid], rng.random())
-        if key > best_key:
-            best_key, best = key, aid
-    return best
-
-
-def _draw(game: Game, ids: list[int], wanted: set[int], t: Tables, rng: random.Random) -> int:
-    """A face-up colour a wanted route needs, else a blind draw, else any draw."""
-    cat = game.cat
-    kind = cat.kind
-    colours = {t.colour[r] for r in wanted}
-    hand = game.hands[game.current]
-    faces = []
-    for aid in ids:
-        if kind[aid] == A.DRAW_FACE_UP:
-            card = cat.b[aid]
-            if card != game.wild and (card in colours or (-1 in colours and hand[card] >= 2)):
-                faces.append(aid)
-    if faces:
-        return faces[rng.randrange(len(faces))]
-    if ids and kind[ids[0]] == A.DRAW_DECK:
-        return ids[0]
-    draws = [aid for aid in ids if kind[aid] == A.DRAW_FACE_UP]
-    return draws[rng.randrange(len(draws))] if draws else -1
