@@ -12,13 +12,15 @@ def test_create_a_game_against_bots_from_the_lobby(page: Any, server: Served) ->
     page.goto(server.base + "/")
     page.wait_for_selector("#create-form")
     page.select_option("#map-select", "new_york")
+    page.fill("#seed-input", "21")
     page.fill("#seat-0-name", "Mei")
     page.click("#add-seat")
     page.click("#add-seat")
     assert page.locator("#add-seat").is_disabled()  # New York: at most 4 seats
     page.select_option("#seat-2-level", "easy")
     page.click("#seat-3-remove")
-    page.fill("#seed-input", "21")
+    assert page.locator("#seed-input").input_value() == "21"  # kept while the seats change
+    assert page.locator("#seat-0-name").input_value() == "Mei"
     shot(page, "lobby")
     page.click("#create-game")
     page.wait_for_url("**/#/play/**")

@@ -22,6 +22,8 @@ class Lobby {
       { type: "bot", level: levels.includes("medium") ? "medium" : levels[0] },
     ];
     this.created = null;
+    this.seed = "";
+    this.wait = false;
   }
 
   mapInfo() {
@@ -72,9 +74,11 @@ class Lobby {
           this.render();
         }, "data-i18n": "lobby.add_seat" }),
         h("label", { class: "field inline" }, h("span", { "data-i18n": "lobby.seed" }),
-          h("input", { id: "seed-input", type: "number", min: 0, inputmode: "numeric", "data-i18n-placeholder": "lobby.seed_hint" }))),
+          h("input", { id: "seed-input", type: "number", min: 0, inputmode: "numeric", value: this.seed,
+            "data-i18n-placeholder": "lobby.seed_hint", oninput: (ev) => { this.seed = ev.target.value; } }))),
       h("label", { class: "field inline" },
-        h("input", { id: "leave-wait", type: "checkbox" }), h("span", { "data-i18n": "lobby.wait" })),
+        h("input", { id: "leave-wait", type: "checkbox", checked: this.wait, onchange: (ev) => { this.wait = ev.target.checked; } }),
+        h("span", { "data-i18n": "lobby.wait" })),
       h("p", { class: "error", id: "create-error", role: "alert" }),
       h("button", { type: "submit", class: "primary", id: "create-game", disabled: this.seats.length < info.players_min,
         "data-i18n": "lobby.start" }),
