@@ -141,3 +141,27 @@ def test_when_people_leave_wait() -> None:
         assert server.manager._bot_level(room) is None  # nobody will play Ana's seat
         # and she can come back and play on
         assert asyncio.run(join_play_leave(server.ws_url(gid), token, 1)) > version
+
+
+def test_stand_in_starts_after_the_grace_and_stops_when_a_person_returns() -> None:
+    with live_server(leave_grace=0.3, bot_delay=0.0) as server:
+        body = {"map": "europe", "seed": 10, "bot_delay": 0.02, "when_people_leave": "finish",
+                "seats": [{"type": "human", "name": "Ana"}, {"type": "bot", "level": "random"}]}
+        created = httpx.post(f"{server.http}/api/games", json=body).json()
+        gid, token = created["id"], created["seats"][0]["token"]
+        left_at = asyncio.run(join_play_leave(server.ws_url(gid), token, 2))
+        room = server.manager.rooms[gid]
+        wait_until(lambda: room.version > left_at + 4)  # the timer fired and the stand-in plays Ana's seat
+        assert any(a.seat == 0 for a in server.store.actions(gid)[left_at:])
+
+        async def come_back() -> None:
+            client = await Client.open(server.ws_url(gid))
+            await client.join(token)
+            # with Ana here again nobody plays for her: when it is her turn, the game waits for her
+            while not (room.game.current == 0 and (room.bot_task is None or room.bot_task.done())):
+                await asyncio.sleep(0.01)
+            assert server.manager._bot_level(room) is None and room.people_left_at is None
+            await client.close()
+
+        if not room.game.is_over:
+            asyncio.run(come_back())
