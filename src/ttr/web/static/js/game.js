@@ -352,9 +352,12 @@ class GameView {
     const v = this.state.view;
     const box = clear(this.playersBox);
     box.append(h("h2", {}, t("game.players")));
+    const rules = this.mapData.rules || {};
+    const stationsOn = rules.stations !== 0;
+    const piecesAreTaxis = rules.piece_name === "taxis";
     const table = h("table", { class: "players" },
-      h("thead", {}, h("tr", {}, ["game.player", "game.score", "game.trains", "game.stations", "game.cards", "game.tickets"]
-        .map((k) => h("th", { scope: "col" }, k === "game.trains" ? t(this.summary.map === "new_york" ? "game.taxis" : "game.trains") : t(k))))));
+      h("thead", {}, h("tr", {}, ["game.player", "game.score", "game.trains", stationsOn ? "game.stations" : null, "game.cards", "game.tickets"]
+        .filter(Boolean).map((k) => h("th", { scope: "col" }, k === "game.trains" && piecesAreTaxis ? t("game.taxis") : t(k))))));
     const body = h("tbody");
     v.players.forEach((p, i) => {
       const style = playerStyle(i);
@@ -371,7 +374,7 @@ class GameView {
           seatInfo.type === "bot" ? h("span", { class: "tag" }, tOr(`level.${seatInfo.level}`, seatInfo.level)) : null,
           seatInfo.type === "human" && !seatInfo.connected && i !== this.seat ? h("span", { class: "tag off" }, t("game.away")) : null,
           isTurn ? h("span", { class: "visually-hidden" }, t("game.their_turn")) : null),
-        h("td", { class: "score" }, p.score), h("td", {}, p.trains), h("td", {}, this.mapData.rules && !this.mapData.rules.stations ? "–" : p.stations),
+        h("td", { class: "score" }, p.score), h("td", {}, p.trains), stationsOn ? h("td", {}, p.stations) : null,
         h("td", {}, handSize), h("td", {}, tickets)));
     });
     table.append(body);
