@@ -107,3 +107,11 @@ def test_markdown_table(folders: tuple[Path, Path], capsys: pytest.CaptureFixtur
     wins = sum(r["win_share"] for r in greedy)
     lo, hi = wilson(wins, len(greedy))
     assert f"| europe | 3 | 4 | greedy | {len(greedy)} | {wins / len(greedy):.1%} ({lo:.1%}-{hi:.1%}) |" in lines[2]
+
+
+def test_error_bars_of_certain_rates_are_not_negative() -> None:
+    from ttr.sim.report import _errors
+
+    below, above = _errors([stats.Rate(5, 5), stats.Rate(0, 7), stats.Rate(1, 3), stats.Rate(0, 0)])
+    assert min(below + above) >= 0.0
+    assert above[0] == 0.0 and below[1] == 0.0 and below[2] > 0 and above[2] > 0

@@ -109,6 +109,11 @@ class Figures:
         return text[text.index("<svg"):]
 
 
+def _errors(rates: list[stats.Rate]) -> list[list[float]]:
+    """Error bar lengths below and above each rate for its 95% interval (never negative)."""
+    return [[max(0.0, r.rate - r.ci[0]) for r in rates], [max(0.0, r.ci[1] - r.rate) for r in rates]]
+
+
 def _colour(i: int) -> str:
     return BOT_COLOURS[i % len(BOT_COLOURS)]
 
@@ -139,10 +144,8 @@ def seat_plot(fx: Figures, res: Results) -> str:
     per_seat = stats.per_seat(res.rows)
     fig, ax = plt.subplots(figsize=(4.5, 3.2))
     rates = [s["wins"].rate for s in per_seat]
-    lo = [s["wins"].rate - s["wins"].ci[0] for s in per_seat]
-    hi = [s["wins"].ci[1] - s["wins"].rate for s in per_seat]
     xs = list(range(1, len(per_seat) + 1))
-    ax.bar(xs, rates, color="#6a9fd4", yerr=[lo, hi], capsize=4)
+    ax.bar(xs, rates, color="#6a9fd4", yerr=_errors([s["wins"] for s in per_seat]), capsize=4)
     ax.axhline(per_seat[0]["fair"], color="#b22", linestyle="--", label="fair share")
     ax.set_xticks(xs, [f"seat {x}" for x in xs])
     ax.set_ylabel("win rate (95% CI)")
@@ -159,9 +162,8 @@ def ticket_plot(fx: Figures, res: Results) -> str:
     fig, ax = plt.subplots(figsize=(6, max(2.5, 0.16 * len(rows) + 0.8)))
     ys = list(range(len(rows)))
     rates = [t["completion"].rate for t in rows]
-    err = [[r - t["completion"].ci[0] for r, t in zip(rates, rows, strict=True)],
-           [t["completion"].ci[1] - r for r, t in zip(rates, rows, strict=True)]]
-    ax.barh(ys, rates, xerr=err, color="#7bb36e", error_kw={"elinewidth": 0.6, "capsize": 1.5})
+    ax.barh(ys, rates, xerr=_errors([t["completion"] for t in rows]), color="#7bb36e",
+            error_kw={"elinewidth": 0.6, "capsize": 1.5})
     ax.set_yticks(ys, [f"{t['ticket']} ({t['held']})" for t in rows], fontsize=6.5)
     ax.set_xlim(0, 1)
     ax.set_xlabel("completed / held (95% CI); in brackets: times held")
@@ -190,9 +192,8 @@ def express_station_plot(fx: Figures, res: Results) -> str:
     fig, (a, b) = plt.subplots(1, 2, figsize=(9, 3.2))
     xs = list(range(len(per_bot)))
     rates = [p["express"].rate for p in per_bot]
-    err = [[r - p["express"].ci[0] for r, p in zip(rates, per_bot, strict=True)],
-           [p["express"].ci[1] - r for r, p in zip(rates, per_bot, strict=True)]]
-    a.bar(xs, rates, yerr=err, capsize=4, color=[_colour(i) for i in xs], alpha=0.75)
+    a.bar(xs, rates, yerr=_errors([p["express"] for p in per_bot]), capsize=4, color=[_colour(i) for i in xs],
+          alpha=0.75)
     a.set_xticks(xs, [p["bot"] for p in per_bot], rotation=20, ha="right")
     a.set_ylabel("share of seats (95% CI)")
     a.set_title("longest-path bonus (European Express)")
