@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from ttr.server.app import create_app
-from ttr.server.rooms import ServerConfig
+from ttr.server import ServerConfig, create_app
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
