@@ -166,8 +166,9 @@ def simulate(config: TournamentConfig, out: Path, fmt: str = "parquet", *, with_
         records.mkdir(exist_ok=True)
     _end_line(out / PROGRESS)
     todo = [i for i in range(config.games) if i not in done]
+    count = sum(1 for i in done if i < config.games)
     if progress is not None:
-        progress(sum(1 for i in done if i < config.games), config.games)
+        progress(count, config.games)
     start = time.perf_counter()
     try:
         with (out / PROGRESS).open("a", encoding="utf-8") as log:
@@ -177,9 +178,11 @@ def simulate(config: TournamentConfig, out: Path, fmt: str = "parquet", *, with_
                     path.write_text(json.dumps(result.record, ensure_ascii=False) + "\n", encoding="utf-8")
                 log.write(json.dumps({"game": result.game, "rows": result.rows}, ensure_ascii=False) + "\n")
                 log.flush()
+                if result.game not in done:
+                    count += 1
                 done[result.game] = result.rows
                 if progress is not None:
-                    progress(sum(1 for i in done if i < config.games), config.games)
+                    progress(count, config.games)
     finally:
         finished = sorted(i for i in done if i < config.games)
         write_table((row for i in finished for row in done[i]), table_path(out, fmt), fmt)
