@@ -103,3 +103,20 @@ def test_a_client_that_does_not_read_is_hung_up_on() -> None:
         assert hung_up == [True]
 
     asyncio.run(run())
+
+
+def test_a_game_asked_for_at_once_is_loaded_once() -> None:
+    async def run() -> None:
+        store = MemoryStore()
+        first = GameManager(store, BotPool(1, "thread"), server_config())
+        created = await first.create(dict(TWO_PEOPLE))
+        room = await first.room(created["id"])
+        assert room is not None
+        await first.apply(room, 0, 0, room.game.legal_ids()[0])
+        second = GameManager(store, BotPool(1, "thread"), server_config())  # as after a restart
+        rooms = await asyncio.gather(*(second.room(created["id"]) for _ in range(5)))
+        assert rooms[0] is not None and all(r is rooms[0] for r in rooms)
+        assert rooms[0].version == 1 and second.rooms[created["id"]] is rooms[0]
+        assert await second.room("nope") is None and not second._loading
+
+    asyncio.run(run())

@@ -54,7 +54,7 @@ class GameManager:
         self.pool = pool
         self.config = config
         self.rooms: dict[str, Room] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}
         # A local store (in memory, or a SQLite file in WAL mode: a commit takes well under a millisecond) is
         # called on the event loop: a hop to a thread costs more than the call under load (the GIL's switch
         # interval). A networked database (PostgreSQL, ...) is called from worker threads.
@@ -90,7 +90,9 @@ class GameManager:
                 continue
             if room is None:
                 continue
-            if fresh and room.version > 0 and not room.people_here():
+            seats = room.info.seats
+            came = any(seats[p].type == "human" for p, _aid, _detail in room.game.history)
+            if fresh and came and not room.people_here():  # its people were here before the restart
                 room.people_left_at = time.time()
                 self._arm_leave_timer(room)
             self._schedule(room)
@@ -125,27 +127,27 @@ class GameManager:
         if room is not None:
             room.last_used = time.monotonic()
             return room
-        lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            room = self.rooms.get(game_id)
-            if room is not None:
-                return room
-            info = await self.db(self.store.get_game, game_id)
-            if info is None:
-                self._loading.pop(game_id, None)
-                return None
-            stored = await self.db(self.store.actions, game_id)
-            game = Game.new(load_map(info.map), [s.name for s in info.seats], seed=info.seed)
-            for action in stored:
-                if action.seat != game.current:
-                    raise StoreError(f"game {game_id}: stored action {action.version} is by seat {action.seat}, "
-                                     f"but seat {game.current} was to move")
-                game.apply_id(action.action_id)
-            info.version = len(game.history)
-            room = self.rooms[game_id] = Room(info, game)
-            self._loading.pop(game_id, None)
-            self._trim()
-            return room
+        task = self._loading.get(game_id)
+        if task is None:  # one load per game however many ask at once
+            task = self._loading[game_id] = asyncio.ensure_future(self._load(game_id))
+            task.add_done_callback(lambda _done: self._loading.pop(game_id, None))
+        return await asyncio.shield(task)
+
+    async def _load(self, game_id: str) -> Room | None:
+        info = await self.db(self.store.get_game, game_id)
+        if info is None:
+            return None
+        stored = await self.db(self.store.actions, game_id)
+        game = Game.new(load_map(info.map), [s.name for s in info.seats], seed=info.seed)
+        for action in stored:
+            if action.seat != game.current:
+                raise StoreError(f"game {game_id}: stored action {action.version} is by seat {action.seat}, "
+                                 f"but seat {game.current} was to move")
+            game.apply_id(action.action_id)
+        info.version = len(game.history)
+        room = self.rooms[game_id] = Room(info, game)
+        self._trim()
+        return room
 
     def _trim(self) -> None:
         """Forget the least recently used finished games nobody watches, past `KEEP_FINISHED` (they are
