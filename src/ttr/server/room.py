@@ -9,13 +9,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ttr.engine import Game
+from ttr.engine import Action, Game
 from ttr.server.connection import Connection
 from ttr.server.store import GameInfo
 from ttr.server.views import last_for, legal_json, seats_json, view_for
 
 LOG_MARK = "\x00log\x00"  # stands for the log while a message is encoded (names hold no control characters)
 LOG_MARK_JSON = json.dumps(LOG_MARK)
+LEGAL_MARK = "\x00legal\x00"  # the same for the legal list
+LEGAL_MARK_JSON = json.dumps(LEGAL_MARK)
 
 
 @dataclass
@@ -30,7 +32,7 @@ class Room:
     people_left_at: float | None = None  # when the last person left (None: someone is here, or never came)
     last_used: float = field(default_factory=time.monotonic)
     _messages: dict[tuple[str, int | None], str] = field(default_factory=dict)  # this version's messages
-    _legal: tuple[int, list[Any], list[dict[str, Any]]] | None = None
+    _legal: tuple[int, list[int], list[Action], str] | None = None
     _log_json: dict[int | None, list[str]] = field(default_factory=dict)  # each reader's log entries, as JSON
 
     @property
@@ -46,13 +48,11 @@ class Room:
         """Whether any human seat has a connection."""
         return any(self.info.seats[s].type == "human" for s in self.connected_seats())
 
-    def legal(self) -> tuple[list[int], list[Any], list[dict[str, Any]]]:
-        """The legal ids, actions and protocol list at this version (worked out once per version)."""
+    def legal(self) -> tuple[list[int], list[Action], str]:
+        """The legal ids, actions and the protocol's list as JSON at this version (worked out once per version)."""
         if self._legal is None or self._legal[0] != self.version:
-            ids, actions, listed = legal_json(self.game)
-            self._legal = (self.version, [ids, actions], listed)
-        ids, actions = self._legal[1]
-        return ids, actions, self._legal[2]
+            self._legal = (self.version, *legal_json(self.game))
+        return self._legal[1], self._legal[2], self._legal[3]
 
     def message(self, kind: str, seat: int | None) -> str:
         """The `snapshot` or `update` message for `seat` (None: spectator), built once per version."""
@@ -63,9 +63,9 @@ class Room:
         if text is None:
             game = self.game
             view = view_for(game, seat)
-            legal = self.legal()[2] if seat is not None and not game.is_over and seat == game.current else []
+            to_move = seat is not None and not game.is_over and seat == game.current
             msg: dict[str, Any] = {
-                "type": kind, "version": self.version, "view": view, "legal": legal,
+                "type": kind, "version": self.version, "view": view, "legal": LEGAL_MARK if to_move else [],
                 "seats": seats_json(self.info, self.connected_seats()), "status": self.info.status,
             }
             if kind == "snapshot":
@@ -83,6 +83,8 @@ class Room:
             cache.extend(json.dumps(e) for e in entries[len(cache):])
             view["log"] = LOG_MARK
             text = json.dumps(msg).replace(LOG_MARK_JSON, "[" + ",".join(cache) + "]", 1)
+            if to_move:
+                text = text.replace(LEGAL_MARK_JSON, self.legal()[2], 1)
             self._messages[key] = text
         return text
 

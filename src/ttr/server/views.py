@@ -6,11 +6,13 @@ spectator) only, so no message can hold more than its reader may see.
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
 from ttr.bots.base import legal_actions
-from ttr.engine import Action, Game, final_score, public_view, seat_view
+from ttr.engine import Action, Catalogue, Game, final_score, public_view, seat_view
+from ttr.engine import actions as A
 from ttr.server.store import GameInfo
 
 
@@ -43,10 +45,31 @@ def winner_seats(game: Game) -> list[int]:
     return [i for i, p in enumerate(fs.players) if p.name in fs.winners]
 
 
-def legal_json(game: Game) -> tuple[list[int], list[Action], list[dict[str, Any]]]:
-    """The legal ids, the same as `Action`s, and the `legal` list of the protocol (`[{id, text, action}]`)."""
+# Kinds whose action is fixed by its id alone (not by the tickets on offer or the tunnel being paid).
+_FIXED_KINDS = frozenset((A.DRAW_DECK, A.DRAW_FACE_UP, A.DRAW_TICKETS, A.CLAIM, A.ABANDON_TUNNEL, A.BUILD_STATION,
+                          A.PASS))
+_ENTRY_JSON: dict[int, tuple[Catalogue, dict[int, str]]] = {}
+
+
+def legal_json(game: Game) -> tuple[list[int], list[Action], str]:
+    """The legal ids, the same as `Action`s, and the protocol's `legal` list (`[{id, text, action}]`) as
+    JSON text; the entry of an id that alone fixes its action is encoded once per map."""
     ids, actions = legal_actions(game)
-    return ids, actions, [{"id": i, "text": str(a), "action": a.to_json()} for i, a in zip(ids, actions, strict=True)]
+    cat = game.cat
+    cached = _ENTRY_JSON.get(id(cat))
+    if cached is None or cached[0] is not cat:
+        cached = _ENTRY_JSON[id(cat)] = (cat, {})
+    known = cached[1]
+    kinds = cat.kind
+    parts = []
+    for aid, action in zip(ids, actions, strict=True):
+        text = known.get(aid)
+        if text is None:
+            text = json.dumps({"id": aid, "text": str(action), "action": action.to_json()})
+            if kinds[aid] in _FIXED_KINDS:
+                known[aid] = text
+        parts.append(text)
+    return ids, actions, "[" + ",".join(parts) + "]"
 
 
 def log_text(entry: dict[str, Any]) -> str:
