@@ -17,8 +17,9 @@ import pytest
 
 from ttr.cli.main import main
 from ttr.errors import MapError
-from ttr.maps import BUILTIN_MAPS, dump_map_json, load_map, parse_map
+from ttr.maps import BUILTIN_MAPS, GameMap, dump_map_json, load_map, parse_map
 from ttr.maps.check import MapProblem, check_map
+from ttr.maps.layout import CITY_RADIUS, Point, layout_board
 from ttr.maps.render import SPACE_WIDTH, render_png, render_svg
 from ttr.maps.summary import format_summary, map_summary
 
@@ -96,7 +97,11 @@ def _append(section: str, item: Callable[[dict[str, Any]], Any]) -> Mutate:
 
 
 def _add_city(name: str) -> Mutate:
-    return _append("cities", lambda d: {"name": name, "lat": 40.745, "lon": -74.03})
+    def mutate(d: dict[str, Any]) -> None:
+        d["cities"].append({"name": name, "lat": 40.745, "lon": -74.03})
+        if "board" in d:
+            d["board"][name] = [90, 50]
+    return mutate
 
 
 def _both(*mutations: Mutate) -> Mutate:
@@ -187,6 +192,17 @@ CASES: dict[str, tuple[str, Mutate, list[str], str]] = {
                                 ["spelling_variants.Soho[0]"], "'Chinatown' is another city's name"),
     "variant-of-unknown-city": ("new_york", _set("spelling_variants.Harlem", ["Harlem NYC"]),
                                 ["spelling_variants.Harlem"], "which is not a city on the map"),
+    "board-not-an-object": ("new_york", _set("board", [[2, 70]]), ["board"], "expected an object, got a list"),
+    "board-unknown-city": ("new_york", _set("board.Hoboken", [10, 10]), ["board.Hoboken"],
+                           "a place for 'Hoboken', which is not a city on the map"),
+    "board-city-missing": ("new_york", _both(_delete("board.Soho"), _delete("board.Brooklyn")), ["board"],
+                           "no place for Soho, Brooklyn"),
+    "board-not-a-place": ("new_york", _set("board.Soho", [2]), ["board.Soho"],
+                          "expected a place [x, y] (two numbers), got a list"),
+    "board-not-a-number": ("new_york", _set("board.Soho[1]", "70"), ["board.Soho[1]"],
+                           "expected a number (y), got a string"),
+    "board-out-of-range": ("new_york", _set("board.Soho[0]", 140), ["board.Soho[0]"],
+                           "x must be between 0 and 100 (board units), got 140"),
 }
 
 
@@ -388,6 +404,93 @@ def test_layout_keeps_new_york_cities_apart() -> None:
     assert len(dots) == 15
     closest = min(math.dist(p, q) for i, p in enumerate(dots) for q in dots[i + 1:])
     assert closest > 55  # the real coordinates are a few hundred metres apart
+
+
+def _segment_gap(p: Point, q: Point, r: Point, s: Point) -> float:
+    """The least distance between segments p-q and r-s (0 when they cross)."""
+    def side(o: Point, a: Point, b: Point) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    def to_segment(c: Point, a: Point, b: Point) -> float:
+        vx, vy = b[0] - a[0], b[1] - a[1]
+        if vx == vy == 0:
+            return math.dist(c, a)
+        t = max(0.0, min(1.0, ((c[0] - a[0]) * vx + (c[1] - a[1]) * vy) / (vx * vx + vy * vy)))
+        return math.dist(c, (a[0] + t * vx, a[1] + t * vy))
+
+    if (side(r, s, p) > 0) != (side(r, s, q) > 0) and (side(p, q, r) > 0) != (side(p, q, s) > 0):
+        return 0.0
+    return min(to_segment(p, r, s), to_segment(q, r, s), to_segment(r, p, q), to_segment(s, p, q))
+
+
+def board_tangles(game_map: GameMap) -> list[str]:
+    """Routes of the laid-out board that cross or overlap, or pass through a city they do not join.
+
+    Computed from the layout's city points: each pair of cities joined by a route is a band as wide as
+    its drawn track(s); bands of routes with no common city must not touch, routes leaving the same city
+    must leave at least 20 degrees apart, and no band may come within a dot's radius of another city.
+    """
+    points = layout_board(game_map).points
+    half: dict[tuple[int, int], float] = {}
+    for r in game_map.routes:
+        pair = (min(game_map.city_index[r.a], game_map.city_index[r.b]),
+                max(game_map.city_index[r.a], game_map.city_index[r.b]))
+        half[pair] = SPACE_WIDTH / 2 + ((SPACE_WIDTH + 3) / 2 if r.twin >= 0 else 0.0)
+    name = [c.name for c in game_map.cities]
+    pairs = sorted(half)
+    found = []
+    for n, (a, b) in enumerate(pairs):
+        for c, point in enumerate(points):
+            if c not in (a, b) and _segment_gap(point, point, points[a], points[b]) < CITY_RADIUS + half[(a, b)]:
+                found.append(f"{name[a]}-{name[b]} passes through {name[c]}")
+        for c, d in pairs[n + 1:]:
+            shared = {a, b} & {c, d}
+            if not shared:
+                if _segment_gap(points[a], points[b], points[c], points[d]) < half[(a, b)] + half[(c, d)]:
+                    found.append(f"{name[a]}-{name[b]} crosses {name[c]}-{name[d]}")
+                continue
+            (hub,) = shared
+            u, v = points[a if b == hub else b], points[c if d == hub else d]
+            turn = math.atan2(v[1] - points[hub][1], v[0] - points[hub][0]) - math.atan2(
+                u[1] - points[hub][1], u[0] - points[hub][0])
+            if abs((turn + math.pi) % (2 * math.pi) - math.pi) < math.radians(20):
+                found.append(f"{name[a]}-{name[b]} overlaps {name[c]}-{name[d]} at {name[hub]}")
+    return found
+
+
+def test_new_york_board_has_no_crossing_or_overlapping_routes() -> None:
+    game_map = load_map("new_york")
+    assert game_map.board  # drawn from the map's board placement
+    assert board_tangles(game_map) == []
+
+
+def test_new_york_from_latitude_and_longitude_would_tangle() -> None:
+    """Without the board placement, Chelsea-Soho crosses Greenwich Village's routes (the check can fail)."""
+    raw = data("new_york")
+    del raw["board"]
+    game_map = parse_map(raw)
+    assert game_map.board == ()
+    assert board_tangles(game_map) == [
+        "Chelsea-Soho crosses Gramercy Park-Greenwich Village",
+        "Chelsea-Soho crosses Greenwich Village-East Village",
+        "Chelsea-Soho crosses Greenwich Village-Chinatown",
+        "Chelsea-Soho crosses Greenwich Village-Lower East Side",
+    ]
+
+
+def test_board_placement_places_the_cities() -> None:
+    game_map = load_map("new_york")
+    points = layout_board(game_map).points
+    index = game_map.city_index
+    # Greenwich Village sits east of the Chelsea-Soho line, as on the real board (geographically it is west)
+    assert points[index["Greenwich Village"]][0] > max(points[index["Chelsea"]][0], points[index["Soho"]][0])
+    # The real coordinates stay in the file; a different placement gives a different board.
+    assert game_map.city("Chelsea").lat == 40.7465
+    moved = data("new_york")
+    moved["board"]["Greenwich Village"], moved["board"]["East Village"] = [56, 58], [25, 58]
+    moved_points = layout_board(parse_map(moved)).points
+    assert moved_points[index["Greenwich Village"]][0] > moved_points[index["East Village"]][0]
+    assert load_map("europe").board == ()  # Europe is drawn from latitude and longitude
 
 
 def test_png_needs_cairosvg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

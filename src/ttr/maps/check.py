@@ -17,7 +17,7 @@ from ttr.maps.model import MAP_FORMAT, TIEBREAKS
 GRAY = "gray"
 
 TOP_KEYS = ("format", "name", "title", "rule_ids", "cards", "rules", "cities", "tourist_attractions", "routes",
-            "tickets", "spelling_variants")
+            "tickets", "spelling_variants", "board")
 MAX_OFFER = 8  # tickets on offer at once: each subset is an action, so 2**8 choices at most
 CARD_KEYS = ("colors", "per_color", "wild", "wild_count")
 CITY_KEYS = ("name", "lat", "lon")
@@ -34,6 +34,7 @@ RULE_INTS = {
 }
 RULE_KEYS = (*RULE_INTS, "piece_name", "station_costs", "setup_tickets", "draw_tickets", "route_points", "tiebreaks")
 RETURNED = ("box", "bottom")
+BOARD_MAX = 100  # board units: a place on the drawn board is [x, y], each 0 to BOARD_MAX
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +181,7 @@ class _Checker:
         self.check_cards(data)
         self.check_rules(data)
         self.check_cities(data)
+        self.check_board(data)
         self.check_attractions(data)
         self.check_routes(data)
         tickets = self.check_tickets(data)
@@ -345,6 +347,29 @@ class _Checker:
                     self.add(f"{path}.name", f"city name {name!r} holds '-' or '/', which records use to write "
                              "routes ('A-B/track')")
                 self.city_names[name] = i
+
+    def check_board(self, data: dict[str, Any]) -> None:
+        """The optional board placement: every city's [x, y] on the drawn board, each 0 to BOARD_MAX."""
+        board = self.get(data, "board", "", "object", required=False)
+        if board is None:
+            return
+        for name, place in board.items():
+            where = f"board.{name}"
+            if name not in self.city_names:
+                self.add(where, f"a place for {name!r}, which is not a city on the map")
+            if not isinstance(place, list) or len(place) != 2:
+                self.add(where, f"expected a place [x, y] (two numbers), got {_kind(place)}")
+                continue
+            for axis, value in zip("xy", place, strict=True):
+                at = f"{where}[{'xy'.index(axis)}]"
+                if not _is_number(value):
+                    self.add(at, f"expected a number ({axis}), got {_kind(value)}")
+                elif not 0 <= value <= BOARD_MAX:
+                    self.add(at, f"{axis} must be between 0 and {BOARD_MAX} (board units), got {value}")
+        missing = [name for name in self.city_names if name not in board]
+        if missing:
+            self.add("board", f"no place for {', '.join(missing)}: a board placement gives every city a place "
+                     "(or leave out \"board\" to draw the board from latitude and longitude)")
 
     def check_attractions(self, data: dict[str, Any]) -> None:
         attractions = self.get(data, "tourist_attractions", "", "list", required=False)

@@ -1,6 +1,7 @@
 """Where each city and its name go on a drawn board: projected from latitude and longitude, spread apart.
 
-Cities are projected equirectangularly (longitude scaled by the cosine of the mean latitude), scaled
+Cities are projected equirectangularly (longitude scaled by the cosine of the mean latitude), or taken
+from the map's board placement where it has one (`"board"`: x to the right, y down, in board units), scaled
 so that a typical city is `spacing` pixels from its nearest neighbour, then pushed apart for a few
 rounds: no two cities closer than `min_distance`, two cities joined by a route far enough apart for
 its spaces, and no city sitting on a route it is not an end of. Names are placed greedily beside their
@@ -70,12 +71,16 @@ def layout_board(game_map: GameMap, *, spacing: float = 110.0, min_distance: flo
 
 
 def _project(game_map: GameMap, spacing: float) -> list[list[float]]:
+    """City points before spreading: the board placement, or the projected lat/lon, scaled to `spacing`."""
     cities = game_map.cities
     if not cities:
         return []
-    mean_lat = sum(c.lat for c in cities) / len(cities)
-    k = math.cos(math.radians(mean_lat))
-    raw = [(c.lon * k, -c.lat) for c in cities]
+    if game_map.board:
+        raw = list(game_map.board)
+    else:
+        mean_lat = sum(c.lat for c in cities) / len(cities)
+        k = math.cos(math.radians(mean_lat))
+        raw = [(c.lon * k, -c.lat) for c in cities]
     nearest = []
     for i, (x, y) in enumerate(raw):
         others = [math.hypot(x - u, y - v) for j, (u, v) in enumerate(raw) if j != i]

@@ -108,6 +108,8 @@ class GameMap:
     spelling_variants: dict[str, list[str]]
     source: dict[str, Any] = field(repr=False, compare=False)
     rule_ids: str = "E"  # which part of docs/rules.md names this map's rules in messages: "E" or "N"
+    # where each city sits on the drawn board (by city index), in board units; () when drawn from lat/lon
+    board: tuple[tuple[float, float], ...] = ()
     origin: str = field(default="", compare=False)  # how it was loaded: a shipped name or a file path
     engine_cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     city_index: dict[str, int] = field(init=False, repr=False, compare=False)
@@ -321,11 +323,13 @@ def parse_map(data: Any, where: str = "map") -> GameMap:
     problems = check_map(data)
     if problems:
         raise MapError(format_problems(where, problems))
+    placed = data.get("board", {})
+    board = tuple((float(placed[c.name][0]), float(placed[c.name][1])) for c in cities) if placed else ()
     return GameMap(
         name=name, title=title, colors=tuple(colors), wild_name=wild_name, per_color=per_color,
         wild_count=wild_count, cities=tuple(cities), routes=tuple(routes), tickets=tuple(tickets),
         tourist_attractions=tuple(attractions), rules=rules, spelling_variants=variants, source=data,
-        rule_ids=data.get("rule_ids", "E"),
+        rule_ids=data.get("rule_ids", "E"), board=board,
     )
 
 
@@ -376,13 +380,19 @@ def _parse_rules(r: dict[str, Any], w: str) -> Rules:
 
 
 def dump_map_json(data: dict[str, Any]) -> str:
-    """Write map data as the shipped files are laid out: one city, route or ticket per line."""
+    """Write map data as the shipped files are laid out: one city, route, ticket or board place per line."""
     lines = ["{"]
     keys = list(data)
     for n, key in enumerate(keys):
         value = data[key]
         comma = "," if n < len(keys) - 1 else ""
-        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        if key == "board" and isinstance(value, dict) and value:
+            lines.append(f" {json.dumps(key)}: {{")
+            for i, (city, place) in enumerate(value.items()):
+                sep = "," if i < len(value) - 1 else ""
+                lines.append(f"  {json.dumps(city, ensure_ascii=False)}: {json.dumps(place)}{sep}")
+            lines.append(f" }}{comma}")
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
             lines.append(f" {json.dumps(key)}: [")
             for i, item in enumerate(value):
                 sep = "," if i < len(value) - 1 else ""
