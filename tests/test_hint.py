@@ -1,13 +1,17 @@
-"""`ttr.bots.hint`: the move the hint bot would make, legal, with a reason in words that fits the move."""
+"""`ttr.bots.hint`: the move the hint bot would make, legal, with a reason in words that fits the move, and
+the same reason as data to translate (a key of `REASONS` and the values of its placeholders)."""
 
 from __future__ import annotations
 
+import json
 import random
+import string
+from typing import Any
 
 import pytest
 
 from ttr.bots import make_bot
-from ttr.bots.hint import HINT_BOT, hint
+from ttr.bots.hint import HINT_BOT, LIST_PARAMS, REASONS, hint, hint_explained, reason_text
 from ttr.engine import Game, seat_view
 from ttr.maps import load_map
 
@@ -28,12 +32,17 @@ def test_hints_follow_the_hint_bot_with_a_reason(map_name: str, players: int, se
     game = Game.new(game_map, players, seed=seed)
     rng = random.Random(seed)
     kinds = set()
+    keys: set[str] = set()
     while not game.is_over:
         view = seat_view(game, game.current)
         legal = game.legal_actions()
         action, reason = hint(view, legal)
         assert action in legal
         assert action == make_bot(HINT_BOT, game_map, game.current, 0).choose(view, legal)
+        same, text, data = hint_explained(view, legal)
+        assert (same, text) == (action, reason)
+        check_reason_data(data, text)
+        keys.add(data["key"])
         assert reason.endswith(".") and len(reason) < 200
         if action.kind == "draw_card":
             expected = "Draw from the deck" if action.source == "deck" else f"Take the face-up {action.card}"
@@ -46,6 +55,37 @@ def test_hints_follow_the_hint_bot_with_a_reason(map_name: str, players: int, se
         # Play on with a mix of the hint and random moves so that positions vary.
         game.apply(action if rng.random() < 0.7 else rng.choice(legal))
     assert {"keep_tickets", "claim_route", "draw_card"} <= kinds
+    assert len(keys) >= 5, keys
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def check_reason_data(data: dict[str, Any], text: str) -> None:
+    """A reason's data: a known key, exactly that key's placeholders, JSON, and the English text made from it."""
+    assert data["key"] in REASONS
+    assert set(data) - {"key"} == placeholders(REASONS[data["key"]])
+    assert json.loads(json.dumps(data)) == data
+    for name in LIST_PARAMS:
+        if name in data:
+            assert data[name] and all(isinstance(x, str) for x in data[name])
+    assert reason_text(data) == text
+
+
+def test_reason_templates_are_sentences_with_known_placeholders() -> None:
+    known = {"route", "routes", "tickets", "city", "card", "pieces", "n", "length", "points"}
+    for key, template in REASONS.items():
+        assert key.startswith("hint.") and template.endswith(".")
+        assert placeholders(template) <= known, key
+
+
+def test_reason_text_fills_names_and_lists() -> None:
+    data = {"key": "hint.claim_completes", "route": "Chelsea-Soho", "length": 4, "pieces": "taxis", "points": 7,
+            "tickets": ["Chelsea-Wall Street", "Soho-Times Square", "Brooklyn-Chelsea"]}
+    assert reason_text(data) == ("Claim Chelsea-Soho (4 taxis, +7 pts): it completes Chelsea-Wall Street, "
+                                 "Soho-Times Square and Brooklyn-Chelsea.")
+    assert reason_text({"key": "hint.station", "city": "Wien"}) == "A station in Wien keeps your tickets within reach."
 
 
 def test_a_claim_that_completes_a_ticket_says_so() -> None:
@@ -54,9 +94,11 @@ def test_a_claim_that_completes_a_ticket_says_so() -> None:
     while not game.is_over:
         view = seat_view(game, game.current)
         legal = game.legal_actions()
-        action, reason = hint(view, legal)
+        action, reason, data = hint_explained(view, legal)
         if "completes" in reason:
             assert action.kind == "claim_route"
+            assert data["key"] == "hint.claim_completes" and data["route"] == action.route
+            assert all(t in reason for t in data["tickets"])
             return
         game.apply(action)
     pytest.fail("no hint completed a ticket in a whole game of hints")
@@ -65,7 +107,9 @@ def test_a_claim_that_completes_a_ticket_says_so() -> None:
 def test_keep_reason_names_the_tickets() -> None:
     game_map = load_map("europe")
     game = Game.new(game_map, 2, seed=9)
-    action, reason = hint(seat_view(game, 0), game.legal_actions())
+    action, reason, data = hint_explained(seat_view(game, 0), game.legal_actions())
     assert action.kind == "keep_tickets"
     assert all(t in reason for t in action.tickets)
     assert "trains" in reason
+    assert data["key"] in ("hint.keep_all", "hint.keep_some") and data["tickets"] == list(action.tickets)
+    assert data["points"] == sum(game_map.ticket(t).points for t in action.tickets)

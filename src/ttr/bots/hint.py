@@ -2,7 +2,8 @@
 
 `hint(view, legal)` asks the strongest bot that answers at once (`HINT_BOT`, greedy for now) for its
 move, then explains it from the seat's own plan: the routes that join its unfinished tickets by the
-cheapest paths (the greedy bot's path costs). The reason is a sentence for people, not a proof.
+cheapest paths (the greedy bot's path costs). The reason is a sentence for people, not a proof; it also
+comes as data (`explain_reason`: a key of `REASONS` and its values) so that a page can translate it.
 """
 
 from __future__ import annotations
@@ -39,17 +40,65 @@ def _map_of(view: dict[str, Any]) -> GameMap:
     return game_map
 
 
+# Every reason a hint can give: its key (the page translates it from src/ttr/web/i18n/*.json, where each key
+# has the same placeholders) and the English sentence. Placeholders: `route` (a route's record name),
+# `routes` and `tickets` (lists of record names), `city`, `card` (a card name), `pieces` (the map's piece
+# word, singular for one: train, trains, taxi, taxis), and numbers `n`, `length`, `points`.
+REASONS: dict[str, str] = {
+    "hint.keep_all": "Keep them all, {tickets}: {points} pts, about {n} {pieces} of routes join them.",
+    "hint.keep_some": "Keep {tickets}: {points} pts for about {n} {pieces} of routes; the others would cost too many.",
+    "hint.draw_tickets_done": "All your tickets are complete: draw new ones to score more.",
+    "hint.draw_tickets_more": "Your tickets are nearly done and there are {pieces} to spare: draw new tickets.",
+    "hint.claim_completes": "Claim {route} ({length} {pieces}, +{points} pts): it completes {tickets}.",
+    "hint.claim_for_ticket": "Claim {route} ({length} {pieces}, +{points} pts): it is on the way for {tickets}.",
+    "hint.claim_last_turn": "Claim {route} ({length} {pieces}, +{points} pts): the most points you can take in your "
+                            "last turn.",
+    "hint.claim_long": "Claim {route} ({length} {pieces}, +{points} pts): points for a long route while you have "
+                       "the cards.",
+    "hint.station_completes": "A station in {city} borrows a route of another player to complete {tickets}.",
+    "hint.station": "A station in {city} keeps your tickets within reach.",
+    "hint.take_wild": "Take the face-up {card}: it stands in for any colour your routes need.",
+    "hint.take_needed": "Take the face-up {card}: you need {n} more for {routes}.",
+    "hint.take_colour": "Take the face-up {card}: it is the colour you can use most.",
+    "hint.deck_for_wild": "Draw from the deck: a blind card may be a {card}, and you can still take a face-up card.",
+    "hint.deck": "Draw from the deck: no face-up card is a colour your routes need.",
+    "hint.pay_tunnel": "Pay the {n} extra card(s): {route} is worth it.",
+    "hint.abandon_tunnel": "Abandon {route}: the extra cards cost more than it is worth (you keep your cards).",
+    "hint.pass": "No other action is possible: pass.",
+}
+LIST_PARAMS = ("tickets", "routes")  # placeholders that hold a list of names
+
+
 def hint(view: dict[str, Any], legal: list[Action], game_map: GameMap | None = None, bot: str = HINT_BOT,
          seed: int = 0) -> tuple[Action, str]:
     """The action `bot` would play for the seat of `view` (a `seat_view`) among `legal`, and why, in words."""
+    action, text, _ = hint_explained(view, legal, game_map, bot, seed)
+    return action, text
+
+
+def hint_explained(view: dict[str, Any], legal: list[Action], game_map: GameMap | None = None,
+                   bot: str = HINT_BOT, seed: int = 0) -> tuple[Action, str, dict[str, Any]]:
+    """As `hint`, with the reason also as data to translate: `{"key": "hint.claim_completes", "route": ...}`."""
     game_map = game_map or _map_of(view)
     player = make_bot(bot, game_map, int(view["seat"]), seed)
     action = player.choose(view, legal)
-    return action, explain(game_map, view, action)
+    reason = explain_reason(game_map, view, action)
+    return action, reason_text(reason), reason
 
 
 def explain(game_map: GameMap, view: dict[str, Any], action: Action) -> str:
-    """A short reason for `action` in the position of `view`, from the seat's ticket plan."""
+    """A short reason for `action` in the position of `view`, from the seat's ticket plan, in English."""
+    return reason_text(explain_reason(game_map, view, action))
+
+
+def reason_text(reason: dict[str, Any]) -> str:
+    """The English sentence of a reason from `explain_reason` (lists read "A, B and C")."""
+    params = {k: _names([str(x) for x in v]) if k in LIST_PARAMS else str(v) for k, v in reason.items() if k != "key"}
+    return REASONS[reason["key"]].format(**params)
+
+
+def explain_reason(game_map: GameMap, view: dict[str, Any], action: Action) -> dict[str, Any]:
+    """Why `action`, as data: `key` (one of `REASONS`) and the values of its placeholders."""
     ix = map_index(game_map)
     board = Board.from_view(ix, view)
     todo = [t for t, ok in zip(board.tickets, completed(board, board.tickets), strict=True) if not ok]
@@ -59,8 +108,8 @@ def explain(game_map: GameMap, view: dict[str, Any], action: Action) -> str:
         return _keep_reason(board, action)
     if kind == "draw_tickets":
         if not todo:
-            return "All your tickets are complete: draw new ones to score more."
-        return "Your tickets are nearly done and there are trains to spare: draw new tickets."
+            return {"key": "hint.draw_tickets_done"}
+        return {"key": "hint.draw_tickets_more", "pieces": game_map.rules.piece_name}
     if kind == "claim_route":
         return _claim_reason(board, plan, todo, action)
     if kind == "build_station":
@@ -69,17 +118,16 @@ def explain(game_map: GameMap, view: dict[str, Any], action: Action) -> str:
         _, after = station_completion(board, board.tickets, game_map.city_index[city])
         gained = [ix.ticket_name(t) for t, a, b in zip(board.tickets, before, after, strict=True) if b and not a]
         if gained:
-            return f"A station in {city} borrows a route of another player to complete {_names(gained)}."
-        return f"A station in {city} keeps your tickets within reach."
+            return {"key": "hint.station_completes", "city": city, "tickets": gained}
+        return {"key": "hint.station", "city": city}
     if kind == "draw_card":
         return _draw_reason(board, plan, action)
+    route = ix.route_name(board.tunnel_route) if board.tunnel_route >= 0 else ""
     if kind == "pay_tunnel":
-        route = ix.route_name(board.tunnel_route) if board.tunnel_route >= 0 else "the tunnel"
-        return f"Pay the {board.tunnel_extra} extra card(s): {route} is worth it."
+        return {"key": "hint.pay_tunnel", "n": board.tunnel_extra, "route": route}
     if kind == "abandon_tunnel":
-        route = ix.route_name(board.tunnel_route) if board.tunnel_route >= 0 else "the tunnel"
-        return f"Abandon {route}: the extra cards cost more than it is worth (you keep your cards)."
-    return "No other action is possible: pass."
+        return {"key": "hint.abandon_tunnel", "route": route}
+    return {"key": "hint.pass"}
 
 
 def _plan(board: Board, tickets: list[int]) -> Plan:
@@ -88,60 +136,65 @@ def _plan(board: Board, tickets: list[int]) -> Plan:
 
 
 def _names(names: list[str]) -> str:
+    if not names:
+        return ""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _keep_reason(board: Board, action: Action) -> str:
+def _pieces(game_map: GameMap, n: int) -> str:
+    """The map's word for its pieces ("trains", "taxis"), singular for one."""
+    word = game_map.rules.piece_name
+    return word[:-1] if n == 1 and word.endswith("s") else word
+
+
+def _keep_reason(board: Board, action: Action) -> dict[str, Any]:
     ix = board.ix
     kept = [ix.game_map.ticket_index[t] for t in action.tickets]
     points = sum(ix.ticket_points[t] for t in kept)
     plan = _plan(board, kept + [t for t in board.tickets if t not in kept])
-    names = _names([f"{ix.ticket_name(t)} ({ix.ticket_points[t]})" for t in kept])
     offered = len(board.offered) or len(kept)
-    if len(kept) == offered:
-        return f"Keep them all, {names}: {points} points, about {plan.trains} trains of routes join them."
-    return (f"Keep {names}: {points} points for about {plan.trains} trains of routes; "
-            "the others would cost too many trains.")
+    key = "hint.keep_all" if len(kept) == offered else "hint.keep_some"
+    return {"key": key, "tickets": [ix.ticket_name(t) for t in kept], "points": points, "n": plan.trains,
+            "pieces": _pieces(ix.game_map, plan.trains)}
 
 
-def _claim_reason(board: Board, plan: Plan, todo: list[int], action: Action) -> str:
+def _claim_reason(board: Board, plan: Plan, todo: list[int], action: Action) -> dict[str, Any]:
     ix = board.ix
     r = ix.game_map.route_index[action.route or ""]
-    length, points = ix.length[r], ix.points[r]
-    pieces = ix.game_map.rules.piece_name
-    pieces = pieces[:-1] if length == 1 and pieces.endswith("s") else pieces
-    head = f"Claim {ix.route_name(r)} ({length} {pieces}, +{points} point{'s' if points != 1 else ''})"
+    head = {"route": ix.route_name(r), "length": ix.length[r], "pieces": _pieces(ix.game_map, ix.length[r]),
+            "points": ix.points[r]}
     uf = network(board, extra=(r,))
     done = [ix.ticket_name(t) for t, ok in zip(todo, completed(board, todo, uf), strict=True) if ok]
     if done:
-        return f"{head}: it completes {_names(done)}."
+        return {"key": "hint.claim_completes", **head, "tickets": done}
     if ix.link[r] in {ix.link[x] for x in plan.routes}:
         costs = route_costs(board, GreedyBot.overhead, GreedyBot.tunnel_penalty, GreedyBot.ferry_penalty)
         served = [t for t in plan.tickets
                   if ix.link[r] in {ix.link[x] for x in shortest_path(ix, costs, ix.ticket_a[t], ix.ticket_b[t])[1]}]
-        return f"{head}: it is on the way for {_names([ix.ticket_name(t) for t in (served or plan.tickets)[:2]])}."
+        tickets = [ix.ticket_name(t) for t in (served or plan.tickets)[:2]]
+        return {"key": "hint.claim_for_ticket", **head, "tickets": tickets}
     if board.final_round:
-        return f"{head}: the most points you can take in your last turn."
-    return f"{head}: points for a long route while you have the cards."
+        return {"key": "hint.claim_last_turn", **head}
+    return {"key": "hint.claim_long", **head}
 
 
-def _draw_reason(board: Board, plan: Plan, action: Action) -> str:
+def _draw_reason(board: Board, plan: Plan, action: Action) -> dict[str, Any]:
     ix = board.ix
     names = ix.game_map.card_names
     need, chosen = colour_needs(ix, plan.routes, board.hand)
     if action.source == "face_up":
         card = ix.game_map.card_index[action.card or ""]
         if card == ix.wild:
-            return f"Take the face-up {names[card]}: it stands in for any colour your routes need."
+            return {"key": "hint.take_wild", "card": names[card]}
         short = need[card] - board.hand[card]
         uses = [ix.route_name(r) for r in plan.routes if ix.colour[r] == card or chosen.get(r) == card][:2]
         if short > 0 and uses:
-            return f"Take the face-up {names[card]}: you need {short} more for {_names(uses)}."
-        return f"Take the face-up {names[card]}: it is the colour you can use most."
+            return {"key": "hint.take_needed", "card": names[card], "n": short, "routes": uses}
+        return {"key": "hint.take_colour", "card": names[card]}
     useful = [names[c] for c in board.face_up if 0 <= c < ix.ncol and need[c] > board.hand[c]]
     if useful:
-        return "Draw from the deck: a blind card may be a locomotive, and you can still take a face-up card."
-    return "Draw from the deck: no face-up card is a colour your routes need."
+        return {"key": "hint.deck_for_wild", "card": names[ix.wild]}
+    return {"key": "hint.deck"}
 
 
-__all__ = ["HINT_BOT", "explain", "hint"]
+__all__ = ["HINT_BOT", "LIST_PARAMS", "REASONS", "explain", "explain_reason", "hint", "hint_explained", "reason_text"]
