@@ -12,7 +12,7 @@ import pytest
 
 from ttr.bots import BOTS, make_bot
 from ttr.bots.base import BaseBot, legal_actions
-from ttr.bots.hint import hint
+from ttr.bots.hint import hint_explained
 from ttr.engine import Action, Game, seat_view
 from ttr.maps import GameMap, load_map
 from ttr.server.bot_pool import BotPool
@@ -27,7 +27,7 @@ def test_process_pool_plays_like_the_bot_in_process() -> None:
     view = seat_view(game, game.current)
     _ids, legal = legal_actions(game)
 
-    async def run() -> tuple[int, tuple[int, str]]:
+    async def run() -> tuple[int, tuple[int, str, dict[str, Any]]]:
         pool = BotPool(1, "process")
         try:
             await pool.start()
@@ -36,9 +36,9 @@ def test_process_pool_plays_like_the_bot_in_process() -> None:
         finally:
             pool.close()
 
-    index, (hint_index, reason) = asyncio.run(run())
+    index, (hint_index, reason, reason_i18n) = asyncio.run(run())
     assert legal[index] == make_bot("greedy", load_map("europe"), game.current, 5).choose(view, legal)
-    assert (legal[hint_index], reason) == hint(view, legal, load_map("europe"))
+    assert (legal[hint_index], reason, reason_i18n) == hint_explained(view, legal, load_map("europe"))
 
 
 def test_bots_only_game_finishes_with_the_process_pool() -> None:

@@ -33,16 +33,17 @@ def choose_move(level: str, map_name: str, seat: int, seed: int, view: dict[str,
         return 0  # an answer outside the list: the first legal action, as play_game(strict=False) does
 
 
-def hint_move(map_name: str, view: dict[str, Any], legal: list[Action]) -> tuple[int, str]:
-    """The hint for the seat of `view`: the index in `legal` of the suggested action, and why (in a worker)."""
-    from ttr.bots.hint import hint
+def hint_move(map_name: str, view: dict[str, Any], legal: list[Action]) -> tuple[int, str, dict[str, Any]]:
+    """The hint for the seat of `view`: the index in `legal` of the suggested action, why in English, and why
+    as data to translate (`ttr.bots.hint.explain_reason`), in a worker."""
+    from ttr.bots.hint import hint_explained
     from ttr.maps import load_map
 
-    action, reason = hint(view, legal, load_map(map_name))
+    action, reason, data = hint_explained(view, legal, load_map(map_name))
     try:
-        return legal.index(action), reason
+        return legal.index(action), reason, data
     except ValueError:
-        return 0, reason
+        return 0, reason, data
 
 
 def _warm() -> int:
@@ -89,9 +90,9 @@ class BotPool:
         index: int = await self.run(choose_move, level, map_name, seat, seed, view, legal)
         return index
 
-    async def hint(self, map_name: str, view: dict[str, Any], legal: list[Action]) -> tuple[int, str]:
-        """The hint's index in `legal` and its reason."""
-        result: tuple[int, str] = await self.run(hint_move, map_name, view, legal)
+    async def hint(self, map_name: str, view: dict[str, Any], legal: list[Action]) -> tuple[int, str, dict[str, Any]]:
+        """The hint's index in `legal`, its reason, and the reason as data to translate."""
+        result: tuple[int, str, dict[str, Any]] = await self.run(hint_move, map_name, view, legal)
         return result
 
     def close(self) -> None:

@@ -380,9 +380,9 @@ class GameManager:
         ids, actions, _ = room.legal()
         view = view_for(game, conn.seat)
         view["map"] = room.info.map
-        index, reason = await self.pool.hint(room.info.map, view, list(actions))
+        index, reason, reason_i18n = await self.pool.hint(room.info.map, view, list(actions))
         return {"type": "hint", "id": ids[index], "text": str(actions[index]), "reason": reason,
-                "version": room.version}
+                "reason_i18n": reason_i18n, "version": room.version}
 
     # ------------------------------------------------------------------ bots
 
