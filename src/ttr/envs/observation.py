@@ -81,6 +81,7 @@ class ObservationEncoder:
         self._routes = routes
         self._cities = cities
         self._buf = np.zeros(self.size, np.float32)
+        self._head = [0.0] * (self.offsets["players"] + 5 * n)
         # route_owner .. tickets_joined: recomputed only when a claim, station or ticket count changes
         self._board_lo = self.offsets["route_owner"]
         self._board_hi = self.offsets["tickets_joined"] + tickets
@@ -94,22 +95,31 @@ class ObservationEncoder:
         off = self.offsets
         n = self.n
         phase = game.phase
-        out[off["phase"] + phase] = 1.0
-        out[off["to_move"] + (game.current - seat) % n] = 1.0
         cards = self.cards
+        # phase .. players are contiguous: built as one list, written at once
+        head = self._head[:]
+        head[phase] = 1.0
+        head[NUM_PHASES + (game.current - seat) % n] = 1.0
         o = off["hand"]
-        out[o:o + cards] = game.hands[seat]
+        head[o:o + cards] = game.hands[seat]
         o = off["face_up"]
         for c in game.face_up:
             if c >= 0:
-                out[o + c] += 1.0
-        o = off["discard"]
-        if game.discard:
-            out[o:o + cards] = np.bincount(game.discard, minlength=cards)
+                head[o + c] += 1.0
+        discard = game.discard
+        if discard:
+            o = off["discard"]
+            head[o:o + cards] = [discard.count(c) for c in range(cards)]
         o = off["piles"]
-        out[o] = len(game.deck)
-        out[o + 1] = len(game.discard)
-        out[o + 2] = len(game.ticket_deck)
+        head[o:o + 3] = (len(game.deck), len(discard), len(game.ticket_deck))
+        o = off["players"]
+        hands, tickets, trains, scores = game.hands, game.tickets, game.trains, game.scores
+        stations = game.stations_left
+        for rel in range(n):
+            p = (seat + rel) % n
+            head[o:o + 5] = (sum(hands[p]), len(tickets[p]), trains[p], stations[p], scores[p])
+            o += 5
+        out[:len(head)] = head
         claimed_count = len(game.owner) - game.owner.count(-1)
         key = (claimed_count, len(game.station_owner) - game.station_owner.count(-1), len(game.tickets[seat]))
         cache = self._board_cache.get(seat)
@@ -118,15 +128,6 @@ class ObservationEncoder:
             self._board_cache[seat] = (game, key, out[self._board_lo:self._board_hi].copy())
         else:
             out[self._board_lo:self._board_hi] = cache[2]
-        o = off["players"]
-        for rel in range(n):
-            p = (seat + rel) % n
-            base = o + rel * 5
-            out[base] = sum(game.hands[p])
-            out[base + 1] = len(game.tickets[p])
-            out[base + 2] = game.trains[p]
-            out[base + 3] = game.stations_left[p]
-            out[base + 4] = game.scores[p]
         if phase in (CHOOSE_SETUP, CHOOSE_TICKETS) and game.current == seat:
             offered = game.offered
             out[off["offer"] + np.asarray(offered, dtype=np.intp)] = 1.0
