@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from ttr.bots.hint import REASONS
 from ttr.engine.game import PHASE_NAMES
 from ttr.maps import BUILTIN_MAPS, load_map
 
@@ -50,7 +51,32 @@ def family_keys() -> set[str]:
     keys.update(f"level.{lv}" for lv in ("easy", "medium", "hard", "expert", "random", "greedy"))
     keys.update(f"turn.{phase}" for phase in set(PHASE_NAMES) - {"game_over"})
     keys.update(f"error.{code}" for code in WS_ERRORS)
+    keys.update(REASONS)  # hint reasons: the server sends the key (reason_i18n)
+    keys.update(piece_keys())
     return keys
+
+
+def piece_keys() -> set[str]:
+    """`piece.{word}` for each shipped map's piece word, plural and singular (a hint's `pieces`)."""
+    words = set()
+    for name in BUILTIN_MAPS:
+        word = load_map(name).rules.piece_name
+        words.update({word, word.removesuffix("s")})
+    return {f"piece.{w}" for w in words}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_hint_reason_is_translated_with_its_placeholders(lang: str) -> None:
+    have = strings(lang)
+    holes = re.compile(r"\{(\w+)\}")
+    for key, english in REASONS.items():
+        assert key in have, f"{lang}.json lacks the hint reason {key}"
+        assert set(holes.findall(have[key])) == set(holes.findall(english)), f"{lang}.json: {key} placeholders"
+        if lang == "en":
+            assert have[key] == english  # the page's English is the server's
+        else:
+            assert re.search(r"[\u4e00-\u9fff]", have[key]), f"{lang}: {key} is not in Chinese"
+    assert piece_keys() <= set(have)
 
 
 def test_the_page_uses_keys_and_the_scan_finds_them() -> None:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
 from typing import Any
 
 from .conftest import Served, shot
 from .driver import api, create_game, open_seat, state, wait_turn
+
+WEB_I18N = Path(__file__).resolve().parents[2] / "src" / "ttr" / "web" / "i18n"
 
 
 def test_create_a_game_against_bots_from_the_lobby(page: Any, server: Served) -> None:
@@ -137,3 +142,58 @@ def test_a_wrong_invite_link_says_so(page: Any, server: Served) -> None:
     page.goto(f"{server.base}/#/play/nosuchgame/0/whatever")
     page.wait_for_selector("p.error")
     assert "Could not load" in page.locator("p.error").inner_text()
+
+
+def _reason_in(lang: str, data: dict[str, Any]) -> str:
+    """A ticket-keeping hint reason as the page should word it, filled from the language's file."""
+    words = json.loads((WEB_I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    cities = words["cities"]
+
+    def pair(name: str) -> str:
+        a, b = name.split("-")
+        return f"{cities[a]} – {cities[b]}"
+
+    params = {"tickets": words["list.sep"].join(pair(t) for t in data["tickets"]), "points": data["points"],
+              "n": data["n"], "pieces": words[f"piece.{data['pieces']}"]}
+    text: str = words[data["key"]].format(**params)
+    return text
+
+
+def test_hint_reason_in_chinese(browser: Any, server: Served) -> None:
+    """The hint's reason is worded from the i18n files (city names too), in the page's language."""
+    game_id, token = create_game(server.base, "new_york", seed=4)
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="zh-CN")
+    hints: list[dict[str, Any]] = []
+
+    def on_socket(ws: Any) -> None:
+        def on_frame(payload: Any) -> None:
+            message = json.loads(payload)
+            if message.get("type") == "hint":
+                hints.append(message)
+        ws.on("framereceived", on_frame)
+
+    try:
+        page = context.new_page()
+        page.on("websocket", on_socket)
+        open_seat(page, server.base, game_id, token)
+        wait_turn(page)
+        page.click("#hint-button")
+        page.wait_for_function("document.getElementById('hint-text').textContent.startsWith('提示：')")
+        assert len(hints) == 1
+        data = hints[0]["reason_i18n"]
+        assert data["key"] in ("hint.keep_all", "hint.keep_some") and data["pieces"] in ("taxi", "taxis")
+        shown = page.locator("#hint-text").inner_text()
+        chinese = _reason_in("zh-Hans", data)
+        assert shown.endswith(chinese), (shown, chinese)
+        assert "辆计程车" in chinese
+        zh_cities = json.loads((WEB_I18N / "zh-Hans.json").read_text(encoding="utf-8"))["cities"]
+        for ticket in data["tickets"]:
+            assert all(zh_cities[c] in shown for c in ticket.split("-"))
+        assert not re.search(r"[A-Za-z]", shown)  # no English left: city names and words are all translated
+        shot(page, "hint-zh-Hans")
+        page.select_option("#lang-select", "en")  # the same hint, reworded in the new language
+        page.wait_for_function("document.getElementById('hint-text').textContent.startsWith('Hint: ')")
+        assert page.locator("#hint-text").inner_text().endswith(_reason_in("en", data))
+        assert hints[0]["reason"].startswith("Keep")  # the server's own English text is still sent
+    finally:
+        context.close()

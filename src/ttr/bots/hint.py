@@ -46,9 +46,9 @@ def _map_of(view: dict[str, Any]) -> GameMap:
 # word, singular for one: train, trains, taxi, taxis), and numbers `n`, `length`, `points`.
 REASONS: dict[str, str] = {
     "hint.keep_all": "Keep them all, {tickets}: {points} pts, about {n} {pieces} of routes join them.",
-    "hint.keep_some": "Keep {tickets}: {points} pts for about {n} {pieces} of routes; the others would cost too many.",
+    "hint.keep_some": "Keep {tickets}: {points} pts for about {n} {pieces} of routes; the others would cost too much.",
     "hint.draw_tickets_done": "All your tickets are complete: draw new ones to score more.",
-    "hint.draw_tickets_more": "Your tickets are nearly done and there are {pieces} to spare: draw new tickets.",
+    "hint.draw_tickets_more": "Your tickets are nearly done and you have plenty left to build with: draw new tickets.",
     "hint.claim_completes": "Claim {route} ({length} {pieces}, +{points} pts): it completes {tickets}.",
     "hint.claim_for_ticket": "Claim {route} ({length} {pieces}, +{points} pts): it is on the way for {tickets}.",
     "hint.claim_last_turn": "Claim {route} ({length} {pieces}, +{points} pts): the most points you can take in your "
@@ -109,7 +109,7 @@ def explain_reason(game_map: GameMap, view: dict[str, Any], action: Action) -> d
     if kind == "draw_tickets":
         if not todo:
             return {"key": "hint.draw_tickets_done"}
-        return {"key": "hint.draw_tickets_more", "pieces": game_map.rules.piece_name}
+        return {"key": "hint.draw_tickets_more"}
     if kind == "claim_route":
         return _claim_reason(board, plan, todo, action)
     if kind == "build_station":

@@ -6,7 +6,7 @@ import { colorLetters, playerStyle } from "./colors.js";
 import { h, clear, announce } from "./dom.js";
 import { t, tOr, city, pairName, translateDom } from "./i18n.js";
 import { ticketPath } from "./graph.js";
-import { actionText, cardsText, logText } from "./words.js";
+import { actionText, cardsText, logText, reasonText } from "./words.js";
 import { renderFinal, expressPaths } from "./final.js";
 
 const CONFIRM_KEY = "ttr.confirm";
@@ -478,7 +478,8 @@ class GameView {
     }
     const entry = this.state && this.state.legal.find((l) => l.id === this.hint.id);
     const text = entry ? actionText(entry.action) : this.hint.text;
-    this.hintBox.textContent = t("game.hint_is", { action: text, reason: this.hint.reason || "" });
+    const reason = reasonText(this.hint.reason_i18n, this.hint.reason || "");
+    this.hintBox.textContent = t("game.hint_is", { action: text, reason });
     if (entry && entry.action.action === "claim_route") {
       const r = this.board.byName.get(entry.action.route);
       if (r) this.renderBoard(new Set([r.index]));

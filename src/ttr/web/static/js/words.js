@@ -1,5 +1,5 @@
 // Actions, cards and log entries in words, in the current language.
-import { t, city, colorName, pairName } from "./i18n.js";
+import { t, tOr, city, colorName, pairName } from "./i18n.js";
 
 /** {"red": 2, "locomotive": 1} -> "2 × red, 1 × locomotive" */
 export function cardsText(cards) {
@@ -68,4 +68,21 @@ export function logText(entry, names) {
     default:
       return `${p}: ${entry.action}`;
   }
+}
+
+/** A hint's reason in words: the server's `reason_i18n` ({key, route, tickets, ...}, docs/web-protocol.md)
+ * in the current language, or `fallback` (the server's English text) for a reason this page cannot say. */
+export function reasonText(data, fallback = "") {
+  if (!data || typeof data.key !== "string") return fallback;
+  const params = {};
+  for (const [name, value] of Object.entries(data)) {
+    if (name === "key") continue;
+    if (name === "route") params.route = value ? pairName(value) : "";
+    else if (name === "routes" || name === "tickets") params[name] = (value || []).map(pairName).join(t("list.sep"));
+    else if (name === "city") params.city = city(value);
+    else if (name === "card") params.card = colorName(value);
+    else if (name === "pieces") params.pieces = tOr(`piece.${value}`, String(value));
+    else params[name] = value;
+  }
+  return tOr(data.key, fallback, params);
 }
