@@ -3,7 +3,8 @@
 
 Starts `ttr serve` on a free loopback port with a temporary SQLite database (or uses --url), keeps
 --games games going at once (each finished game is replaced by a new one), every seat a person seat
-played by a client-side random (or first-legal) player over its own WebSocket, and measures for each
+played by a client-side random (or first-legal, or bot) player over its own WebSocket (or, with
+--server-bots, one such seat per game against bots playing on the server), and measures for each
 action the time from sending it to receiving the `update` that carries it, on the sender's socket.
 Prints actions per second, p50/p90/p99/max latency and the error count (error messages, unexpected
 closes, timeouts).
@@ -105,7 +106,9 @@ async def game_slot(base: str, args: argparse.Namespace, slot: int, stats: Stats
     rng = random.Random(args.seed * 100_003 + slot)
     ws_base = base.replace("http://", "ws://")
     while not stop.is_set():
-        seats = [{"type": "human", "name": f"P{i}"} for i in range(args.players)]
+        seats: list[dict[str, Any]] = [{"type": "human", "name": f"P{i}"} for i in range(args.players)]
+        if args.server_bots:  # every seat but the first is a bot that plays on the server (its worker pool)
+            seats[1:] = [{"type": "bot", "level": args.server_bots} for _ in seats[1:]]
         try:
             r = await http.post("/api/games", json={"map": args.map, "seats": seats, "seed": rng.randrange(2**40),
                                                     "bot_delay": 0, "when_people_leave": "wait"})
@@ -119,9 +122,13 @@ async def game_slot(base: str, args: argparse.Namespace, slot: int, stats: Stats
         url = f"{ws_base}/ws/{created['id']}"
         try:
             await asyncio.gather(*(play_seat(url, s["token"], random.Random(rng.random()), args.think, stats, stop,
-                                             args.policy, args.map) for s in created["seats"]))
+                                             args.policy, args.map) for s in created["seats"] if "token" in s))
         except (OSError, websockets.WebSocketException) as exc:
             stats.errors.append(f"socket: {type(exc).__name__}: {exc}")
+            continue
+        except Exception as exc:  # a bug in this script: count it, and keep the slot going
+            stats.errors.append(f"client: {type(exc).__name__}: {exc}")
+            await asyncio.sleep(1)
             continue
         if not stop.is_set():
             stats.games_finished += 1
@@ -205,6 +212,8 @@ def main() -> int:
                         help="mean seconds a player waits before acting (default 0: as fast as possible)")
     parser.add_argument("--policy", default="random",
                         help="how client players choose: random, first, or a bot name such as greedy (default random)")
+    parser.add_argument("--server-bots", metavar="LEVEL",
+                        help="make every seat but the first a server-side bot of this level (e.g. random, greedy)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot-workers", type=int, default=1)
     parser.add_argument("--url", help="use a running server instead of starting one")
@@ -230,7 +239,8 @@ def main() -> int:
         tmp.cleanup()
     lat_ms = [x * 1000 for x in stats.latencies]
     elapsed: float = stats.elapsed  # type: ignore[attr-defined]
-    print(f"games_concurrent     {args.games} ({args.players} seats each, {args.map}, think {args.think} s, "
+    bots = f", {args.players - 1} server bot(s) {args.server_bots} each" if args.server_bots else ""
+    print(f"games_concurrent     {args.games} ({args.players} seats each{bots}, {args.map}, think {args.think} s, "
           f"policy {args.policy})")
     print(f"games_started        {stats.games_started}")
     print(f"games_finished       {stats.games_finished}")
