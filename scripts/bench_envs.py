@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Environment speed: `scripts/bench_envs.py [--seconds S] [--seed N]`.
 
-Prints steps per second, each step with its observation and action mask, for:
+Prints steps per second of wall time and per second of this process's CPU time (the figure that holds on
+a shared machine), each step with its observation and action mask, for:
 - the PettingZoo AEC environment (every seat takes uniformly random legal actions from the mask), per map
   and player count;
 - the Gymnasium environment (the learning seat random from the mask; opponents `random` and `greedy`);
@@ -19,12 +20,13 @@ import numpy as np
 from ttr.envs import aec_env, gym_env
 
 
-def bench_aec(map_name: str, players: int, seconds: float, seed: int) -> tuple[float, int]:
-    """(steps per second, games finished) of the AEC environment under random masked play."""
+def bench_aec(map_name: str, players: int, seconds: float, seed: int) -> tuple[float, float, int]:
+    """(steps per wall second, per CPU second, games finished) of the AEC environment under random masked play."""
     env = aec_env(map_name, players)
     rng = np.random.default_rng(seed)
     steps = games = 0
     start = time.perf_counter()
+    cpu = time.process_time()
     while time.perf_counter() - start < seconds:
         env.reset(seed=int(rng.integers(1 << 62)))
         for _ in env.agent_iter():
@@ -35,15 +37,16 @@ def bench_aec(map_name: str, players: int, seconds: float, seed: int) -> tuple[f
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             steps += 1
         games += 1
-    return steps / (time.perf_counter() - start), games
+    return steps / (time.perf_counter() - start), steps / (time.process_time() - cpu), games
 
 
-def bench_gym(map_name: str, players: int, opponents: str, seconds: float, seed: int) -> tuple[float, int]:
-    """(learning-seat steps per second, games finished) of the Gymnasium environment."""
+def bench_gym(map_name: str, players: int, opponents: str, seconds: float, seed: int) -> tuple[float, float, int]:
+    """(learning-seat steps per wall second, per CPU second, games finished) of the Gymnasium environment."""
     env = gym_env(map_name, players, opponents=opponents)
     rng = np.random.default_rng(seed)
     steps = games = 0
     start = time.perf_counter()
+    cpu = time.process_time()
     while time.perf_counter() - start < seconds:
         obs, _ = env.reset(seed=int(rng.integers(1 << 62)))
         done = False
@@ -52,11 +55,11 @@ def bench_gym(map_name: str, players: int, opponents: str, seconds: float, seed:
             done = terminated or truncated
             steps += 1
         games += 1
-    return steps / (time.perf_counter() - start), games
+    return steps / (time.perf_counter() - start), steps / (time.process_time() - cpu), games
 
 
-def bench_openspiel(map_name: str, players: int, seconds: float, seed: int) -> tuple[float, int] | None:
-    """(steps per second, games finished) of the OpenSpiel game, or None without open_spiel."""
+def bench_openspiel(map_name: str, players: int, seconds: float, seed: int) -> tuple[float, float, int] | None:
+    """(steps per wall second, per CPU second, games finished) of the OpenSpiel game, or None without open_spiel."""
     try:
         import pyspiel
 
@@ -67,6 +70,7 @@ def bench_openspiel(map_name: str, players: int, seconds: float, seed: int) -> t
     rng = np.random.default_rng(seed)
     steps = games = 0
     start = time.perf_counter()
+    cpu = time.process_time()
     while time.perf_counter() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -78,7 +82,7 @@ def bench_openspiel(map_name: str, players: int, seconds: float, seed: int) -> t
                 state.apply_action(int(rng.choice(state.legal_actions())))
             steps += 1
         games += 1
-    return steps / (time.perf_counter() - start), games
+    return steps / (time.perf_counter() - start), steps / (time.process_time() - cpu), games
 
 
 def main() -> None:
@@ -86,22 +90,26 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    print(f"{'environment':<12} {'map':<9} {'players':>7} {'opponents':<9} {'steps/s':>9} {'games':>6}")
+    print(f"{'environment':<12} {'map':<9} {'players':>7} {'opponents':<9} {'steps/s':>9} {'steps/cpu-s':>11} "
+          f"{'games':>6}")
     for map_name in ("europe", "new_york"):
         for players in (2, 4):
-            rate, games = bench_aec(map_name, players, args.seconds, args.seed)
-            print(f"{'aec':<12} {map_name:<9} {players:>7} {'-':<9} {rate:>9.0f} {games:>6}", flush=True)
+            rate, cpu_rate, games = bench_aec(map_name, players, args.seconds, args.seed)
+            print(f"{'aec':<12} {map_name:<9} {players:>7} {'-':<9} {rate:>9.0f} {cpu_rate:>11.0f} {games:>6}",
+                  flush=True)
     for map_name in ("europe", "new_york"):
         for opponents in ("random", "greedy"):
-            rate, games = bench_gym(map_name, 2, opponents, args.seconds, args.seed)
-            print(f"{'gym':<12} {map_name:<9} {2:>7} {opponents:<9} {rate:>9.0f} {games:>6}", flush=True)
+            rate, cpu_rate, games = bench_gym(map_name, 2, opponents, args.seconds, args.seed)
+            print(f"{'gym':<12} {map_name:<9} {2:>7} {opponents:<9} {rate:>9.0f} {cpu_rate:>11.0f} {games:>6}",
+                  flush=True)
     for map_name in ("europe", "new_york"):
         result = bench_openspiel(map_name, 2, args.seconds, args.seed)
         if result is None:
             print("openspiel: not installed (pip install 'ttr[openspiel]')")
             break
-        rate, games = result
-        print(f"{'openspiel':<12} {map_name:<9} {2:>7} {'-':<9} {rate:>9.0f} {games:>6}", flush=True)
+        rate, cpu_rate, games = result
+        print(f"{'openspiel':<12} {map_name:<9} {2:>7} {'-':<9} {rate:>9.0f} {cpu_rate:>11.0f} {games:>6}",
+              flush=True)
 
 
 if __name__ == "__main__":
