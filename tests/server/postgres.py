@@ -44,13 +44,19 @@ def _free_port() -> int:
         return port
 
 
+def _version(initdb: str) -> tuple[int, str]:
+    """Sort key of /usr/lib/postgresql/VERSION/bin/initdb: the newest version last."""
+    version = initdb.split("/")[4]
+    return (int(version) if version.isdecimal() else -1, version)
+
+
 def start_postgres() -> Postgres:
     """Start a cluster; `PostgresUnavailable` says why not."""
     try:
         import psycopg  # noqa: F401
     except ImportError:
         raise PostgresUnavailable("psycopg is not installed (pip install '.[postgres]')") from None
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_version)
     if not found:
         raise PostgresUnavailable("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb; "
                                   "Debian: apt-get install postgresql)")

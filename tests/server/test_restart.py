@@ -29,17 +29,19 @@ BOTS_ONLY = {"map": "new_york", "seed": 7, "bot_delay": 0.05,
 class Served:
     """A `ttr serve` subprocess."""
 
-    def __init__(self, db: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ttr.cli.main", "serve", "--port", "0", "--db", db, "--bot-pool", "thread",
-             "--bot-delay", "0", "--leave-grace", "600"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    def __init__(self, db: str, log: Path) -> None:
+        self.log = log
+        with log.open("ab") as err:  # a file, not a pipe: nobody reads the server's log while it runs
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "ttr.cli.main", "serve", "--port", "0", "--db", db, "--bot-pool", "thread",
+                 "--bot-delay", "0", "--leave-grace", "600"],
+                stdout=subprocess.PIPE, stderr=err, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
         if match is None:
             self.kill()
-            raise AssertionError(f"no address printed: {line!r} {self.proc.stderr.read() if self.proc.stderr else ''}")
+            raise AssertionError(f"no address printed: {line!r} {log.read_text(errors='replace')[-2000:]}")
         self.port = int(match.group(1))
         self.http = f"http://127.0.0.1:{self.port}"
         deadline = time.monotonic() + 60
@@ -91,8 +93,8 @@ async def snapshot(url: str, token: str) -> dict[str, Any]:
     return msg
 
 
-def test_killed_server_resumes_every_game(db: str) -> None:
-    server = Served(db)
+def test_killed_server_resumes_every_game(db: str, tmp_path: Path) -> None:
+    server = Served(db, tmp_path / "server.log")
     try:
         created = httpx.post(f"{server.http}/api/games", json=GAME).json()
         bots = httpx.post(f"{server.http}/api/games", json=BOTS_ONLY).json()
@@ -104,7 +106,7 @@ def test_killed_server_resumes_every_game(db: str) -> None:
     finally:
         server.kill()
 
-    server = Served(db)
+    server = Served(db, tmp_path / "server.log")
     try:
         after = asyncio.run(snapshot(server.ws(gid), token))
         assert after == before
