@@ -46,3 +46,12 @@ def test_port_in_use(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
         port = busy.getsockname()[1]
         assert main(["serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}"]) == 1
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_unwritable_data_directory(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                   tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("XDG_DATA_HOME", str(blocker))  # the data directory would have to be inside a file
+    assert main(["serve", "--port", "0"]) == 1
+    assert "cannot create the data directory" in capsys.readouterr().err

@@ -46,7 +46,12 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.bot_delay <= 10:
         print("ttr serve: error: --bot-delay must be from 0 to 10 seconds", file=sys.stderr)
         return 2
-    db = args.db or default_db_url()
+    try:
+        db = args.db or default_db_url()
+    except OSError as exc:
+        print(f"ttr serve: error: cannot create the data directory ({exc}); give a database with --db URL",
+              file=sys.stderr)
+        return 1
     config = ServerConfig(db=db, bot_workers=args.bot_workers, bot_pool=args.bot_pool, bot_delay=args.bot_delay,
                           leave_grace=max(0.0, args.leave_grace))
     try:
