@@ -13,7 +13,8 @@ def test_mcts_levels_and_iteration_counts() -> None:
     europe = load_map("europe")
     easy = make_bot("mcts:easy", europe, 1, 5)
     assert isinstance(easy, MctsBot)
-    assert easy.iterations == MCTS_LEVELS["easy"] == 50
+    assert easy.iterations == MCTS_LEVELS["easy"] == 4
+    assert easy.time_limit is None  # a playout budget only: the same seed gives the same game
     budgets = {spec: getattr(make_bot(spec, europe, 0, 5), "iterations", None)
                for spec in ["mcts:expert", "mcts:hard", "hard", "mcts:37"]}
     assert budgets == {"mcts:expert": 1500, "mcts:hard": 300, "hard": 300, "mcts:37": 37}
