@@ -134,8 +134,9 @@ def test_list_games_newest_first(client: TestClient) -> None:
 
 
 def test_unknown_game(client: TestClient) -> None:
-    for path in ("/api/games/nope", "/api/games/nope/record", "/api/games/nope/replay/0"):
+    for path in ("/api/games/nope", "/api/games/nope/record", "/api/games/nope/replay/0", "/api/nothing/here"):
         error_of(client.get(path), 404, "not_found")
+    error_of(client.delete("/api/games"), 404, "not_found")
 
 
 def test_record_and_replay(client: TestClient) -> None:

@@ -163,6 +163,10 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         view = view_for(game, None)
         return {"step": n, "steps": steps, "view": view, "last": last_for(view)}
 
+    @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
+    async def no_such_api(rest: str) -> JSONResponse:
+        return _error(404, "not_found", f"no API path /api/{rest[:60]}")
+
     # ------------------------------------------------------------------ the game socket
 
     @app.websocket("/ws/{game_id}")
