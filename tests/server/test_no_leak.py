@@ -21,14 +21,17 @@ FORBIDDEN_KEYS = {"deck", "discard", "rng", "seed", "ticket_deck", "token", "tok
                   "initial_tickets", "reshuffles", "offered", "state"}
 
 
-def walk(value: Any, keys: set[str], strings: set[str], numbers: set[int]) -> None:
+def walk(value: Any, keys: set[str], strings: set[str], numbers: set[int],
+         lists: list[list[str]] | None = None) -> None:
     if isinstance(value, dict):
         for k, v in value.items():
             keys.add(k)
-            walk(v, keys, strings, numbers)
+            walk(v, keys, strings, numbers, lists)
     elif isinstance(value, list):
+        if lists is not None and len(value) >= 4 and all(isinstance(v, str) for v in value):
+            lists.append(value)
         for v in value:
-            walk(v, keys, strings, numbers)
+            walk(v, keys, strings, numbers, lists)
     elif isinstance(value, str):
         strings.add(value)
     elif isinstance(value, int) and not isinstance(value, bool):
@@ -120,7 +123,15 @@ def check_messages(server: LiveServer, created: dict[str, Any], log: list[tuple[
             keys: set[str] = set()
             strings: set[str] = set()
             numbers: set[int] = set()
-            walk(msg, keys, strings, numbers)
+            lists: list[list[str]] = []
+            walk(msg, keys, strings, numbers, lists)
+            cards = game.map.card_names
+            deck_top = [cards[c] for c in reversed(game.deck)]  # the deck's order, top first
+            tickets_next = [game_map.tickets[t].name for t in game.ticket_deck]
+            for found in lists:  # no run of the deck's or the ticket deck's order, however short
+                n = len(found)
+                assert found != deck_top[:n] or n > len(deck_top) or len(set(found)) == 1
+                assert found != tickets_next[:n] or n > len(tickets_next)
             assert not keys & FORBIDDEN_KEYS, keys & FORBIDDEN_KEYS
             assert not any(t in s for t in tokens for s in strings)
             assert game.rng.state not in numbers and seed not in numbers
