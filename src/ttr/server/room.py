@@ -31,7 +31,8 @@ class Room:
     bot_task: asyncio.Task[None] | None = None
     people_left_at: float | None = None  # when the last person left (None: someone is here, or never came)
     last_used: float = field(default_factory=time.monotonic)
-    _messages: dict[tuple[str, int | None], str] = field(default_factory=dict)  # this version's messages
+    _messages: dict[tuple[str, int | None], str] = field(default_factory=dict)  # built at `_messages_version`
+    _messages_version: int = -1
     _legal: tuple[int, list[int], list[Action], str] | None = None
     _log_json: dict[int | None, list[str]] = field(default_factory=dict)  # each reader's log entries, as JSON
 
@@ -57,8 +58,8 @@ class Room:
     def message(self, kind: str, seat: int | None) -> str:
         """The `snapshot` or `update` message for `seat` (None: spectator), built once per version."""
         key = (kind, seat)
-        if self._messages.get(("@version", None)) != str(self.version):
-            self._messages = {("@version", None): str(self.version)}
+        if self._messages_version != self.version:
+            self._messages, self._messages_version = {}, self.version
         text = self._messages.get(key)
         if text is None:
             game = self.game
