@@ -271,3 +271,18 @@ def test_hint_for_the_seat_to_move(client: TestClient) -> None:
         assert msg["type"] == "hint" and msg["version"] == 0
         assert msg["id"] in {entry["id"] for entry in snap["legal"]}
         assert msg["text"].startswith("keep") and msg["reason"]
+
+
+def test_a_stored_game_that_does_not_replay(client: TestClient) -> None:
+    from ttr.server.store import GameInfo, SeatInfo
+
+    store = client.app.state.manager.store  # type: ignore[attr-defined]
+    store.create_game(GameInfo("broken", "europe", 1, [SeatInfo("A", "human"), SeatInfo("B", "human")]))
+    store.append_action("broken", 0, 0, 0)  # draw_deck during the ticket choice: not a legal first action
+    with client.websocket_connect("/ws/broken") as ws:
+        msg = expect_error(ws, "internal")
+        assert "cannot be loaded" in msg["message"]
+    g = new_game(client)
+    with client.websocket_connect(f"/ws/{g['id']}") as ws:
+        joined(ws, g["seats"][0]["token"])
+        still_answers(ws)

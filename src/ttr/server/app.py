@@ -175,12 +175,17 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         conn = Connection(websocket.send_text, lambda: websocket.close(code=1013, reason="too slow: reconnect"))
         writer = asyncio.create_task(conn.writer())
         try:
-            room = await manager.room(game_id)
+            refusal: dict[str, str] | None = None
+            try:
+                room = await manager.room(game_id)
+            except Exception:  # a stored game that no longer replays: say so, keep serving the others
+                log.exception("cannot load game %s", game_id)
+                room, refusal = None, {"type": "error", "code": "internal", "message": "this game cannot be loaded"}
             if room is None:
-                conn.push(ProtocolError("not_found", f"no game {game_id[:40]!r}").to_message())
+                conn.push(refusal or ProtocolError("not_found", f"no game {game_id[:40]!r}").to_message())
                 conn.close()
                 await writer
-                await websocket.close(code=4404)
+                await websocket.close(code=4404 if refusal is None else 1011)
                 return
             while True:
                 message = await websocket.receive()
