@@ -196,6 +196,7 @@ async def run(args: argparse.Namespace, base: str) -> Stats:
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
         slots = [asyncio.create_task(game_slot(base, args, i, stats, stop, http)) for i in range(args.games)]
         await asyncio.sleep(args.warmup)
+        await http.post("/api/stats/reset")
         stats.latencies.clear()
         stats.actions = 0
         began = time.perf_counter()
@@ -206,6 +207,7 @@ async def run(args: argparse.Namespace, base: str) -> Stats:
         stats.server_cpu = end_cpu - server_cpu if end_cpu is not None and server_cpu is not None else None  # type: ignore[attr-defined]
         stats.client_cpu = time.process_time() - client_cpu  # type: ignore[attr-defined]
         measured, count = list(stats.latencies), stats.actions
+        stats.server = (await http.get("/api/stats")).json()  # type: ignore[attr-defined]
         stop.set()
         _done, pending = await asyncio.wait(slots, timeout=30)
         for task in pending:
@@ -267,6 +269,12 @@ def main() -> int:
         print(f"latency_ms_p99       {percentile(lat_ms, 99):.1f}")
         print(f"latency_ms_max       {max(lat_ms):.1f}")
         print(f"latency_ms_mean      {statistics.fmean(lat_ms):.1f}")
+    server_ms = stats.server["action_ms"]  # type: ignore[attr-defined]
+    if server_ms["actions"]:
+        print(f"server_ms_p50        {server_ms['p50']:.2f}  (received -> update queued to every socket, "
+              f"{server_ms['actions']} actions)")
+        print(f"server_ms_p99        {server_ms['p99']:.2f}")
+        print(f"server_ms_max        {server_ms['max']:.2f}")
     server_cpu = stats.server_cpu  # type: ignore[attr-defined]
     if server_cpu is not None:
         print(f"server_cpu_seconds   {server_cpu:.1f} ({server_cpu / elapsed * 100:.0f}% of one core; "

@@ -262,6 +262,21 @@ def test_errors_go_to_the_sender_only(client: TestClient) -> None:
         still_answers(b)
 
 
+def test_stats_count_accepted_actions_only(client: TestClient) -> None:
+    assert client.post("/api/stats/reset").json()["action_ms"]["actions"] == 0
+    g = new_game(client)
+    with client.websocket_connect(f"/ws/{g['id']}") as ws:
+        snap = joined(ws, g["seats"][0]["token"])
+        expect_error(ws_send(ws, {"type": "action", "version": 3, "id": snap["legal"][0]["id"]}), "stale_version")
+        ws.send_json({"type": "action", "version": 0, "id": snap["legal"][0]["id"]})
+        assert receive(ws)["type"] == "update"
+        stats = client.get("/api/stats").json()
+    assert stats["action_ms"]["actions"] == 1 and stats["action_ms"]["p50"] >= 0
+    assert stats["games_running"] >= 1
+    assert client.post("/api/stats/reset").json()["action_ms"] == {
+        "actions": 0, "p50": None, "p90": None, "p99": None, "max": None}
+
+
 def test_hint_for_the_seat_to_move(client: TestClient) -> None:
     g = new_game(client)
     with client.websocket_connect(f"/ws/{g['id']}") as ws:

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -163,6 +164,18 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         view = view_for(game, None)
         return {"step": n, "steps": steps, "view": view, "last": last_for(view)}
 
+    @app.get("/api/stats")
+    async def get_stats() -> dict[str, Any]:
+        conns = sum(len(r.conns) for r in manager.rooms.values())
+        running = sum(1 for r in manager.rooms.values() if not r.game.is_over)
+        return {"action_ms": manager.times.summary(), "games_in_memory": len(manager.rooms),
+                "games_running": running, "connections": conns}
+
+    @app.post("/api/stats/reset")
+    async def reset_stats() -> dict[str, Any]:
+        manager.times.reset()
+        return {"action_ms": manager.times.summary()}
+
     @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
     async def no_such_api(rest: str) -> JSONResponse:
         return _error(404, "not_found", f"no API path /api/{rest[:60]}")
@@ -191,10 +204,11 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
+                received = time.perf_counter()
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes")
-                await _handle(conn, room, raw)
+                await _handle(conn, room, raw, received)
         except WebSocketDisconnect:
             pass
         finally:
@@ -205,7 +219,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
                 with contextlib.suppress(Exception):
                     await websocket.close()
 
-    async def _handle(conn: Connection, room: Any, raw: str | bytes | None) -> None:
+    async def _handle(conn: Connection, room: Any, raw: str | bytes | None, received: float) -> None:
         try:
             data = parse_client_message(raw)
             kind = data["type"]
@@ -215,6 +229,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
                 raise ProtocolError("join_first", f"send 'join' before '{kind}'")
             elif kind == "action":
                 await manager.act(conn, data["version"], data["id"])
+                manager.times.add((time.perf_counter() - received) * 1000)
             elif kind == "hint":
                 conn.push(await manager.hint(conn))
             else:

@@ -30,6 +30,7 @@ from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
 from ttr.server.protocol import ProtocolError
 from ttr.server.room import Room
+from ttr.server.stats import ActionTimes
 from ttr.server.store import RUNNING, GameInfo, GameStore, SeatInfo, StaleVersionError, StoreError
 from ttr.server.views import seats_json, summary_json, view_for, winner_seats
 
@@ -60,6 +61,7 @@ class GameManager:
         # interval). A networked database (PostgreSQL, ...) is called from worker threads.
         self._inline = bool(getattr(store, "inline_ok", False))
         self._db = ThreadPoolExecutor(4, thread_name_prefix="ttr-db")
+        self.times = ActionTimes()
         self._timers: set[asyncio.TimerHandle] = set()
         self._resumer: asyncio.Task[None] | None = None
         self.stopping = False
