@@ -165,3 +165,30 @@ def test_stand_in_starts_after_the_grace_and_stops_when_a_person_returns() -> No
 
         if not room.game.is_over:
             asyncio.run(come_back())
+
+
+def test_bot_workers_exit_when_the_server_is_killed() -> None:
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import asyncio, os\n"
+        "from ttr.server.bot_pool import BotPool, _warm\n"
+        "async def main():\n"
+        "    pool = BotPool(1, 'process')\n"
+        "    print(await pool.run(_warm), flush=True)\n"
+        "    os._exit(0)  # like SIGKILL: no shutdown code runs\n"
+        "asyncio.run(main())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    worker = int(out.stdout.split()[-1])
+
+    def gone() -> bool:
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return True
+        return False
+
+    wait_until(gone, 30, 0.1)

@@ -46,6 +46,19 @@ def hint_move(map_name: str, view: dict[str, Any], legal: list[Action]) -> tuple
         return 0, reason, data
 
 
+def _watch_parent(parent: int) -> None:
+    """In a worker: exit when the server is gone (killed with SIGKILL, its workers would linger)."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="ttr-parent-watch", daemon=True).start()
+
+
 def _warm() -> int:
     """Import the bots in a fresh worker (so the first move is not slow)."""
     import ttr.bots.hint  # noqa: F401
@@ -66,7 +79,8 @@ class BotPool:
     def _make(self) -> Executor:
         if self.kind == "thread":
             return ThreadPoolExecutor(self.workers, thread_name_prefix="ttr-bot")
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_watch_parent, initargs=(os.getpid(),))
 
     async def start(self) -> None:
         """Start the workers now rather than at the first move."""
