@@ -14,16 +14,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        description="Start the browser game's server and print the address to open.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
-    p.add_argument("--db", default=None,
+    p.add_argument("--db", metavar="URL", default=None,
                    help="SQLAlchemy database URL (default: SQLite in the user's data directory; "
                         "e.g. postgresql+psycopg://user@host/db; 'memory' keeps nothing)")
-    p.add_argument("--bot-workers", type=int, default=max(1, min(4, (os.cpu_count() or 2) - 1)),
+    p.add_argument("--bot-workers", metavar="N", type=int, default=max(1, min(4, (os.cpu_count() or 2) - 1)),
                    help="worker processes for bot moves and hints (default: CPUs - 1, at most 4)")
     p.add_argument("--bot-pool", choices=("process", "thread"), default="process",
                    help="run bots in worker processes (default) or threads")
-    p.add_argument("--bot-delay", type=float, default=0.6,
+    p.add_argument("--bot-delay", metavar="S", type=float, default=0.6,
                    help="seconds a bot waits before moving, so people can follow (default 0.6; a game may set its own)")
-    p.add_argument("--leave-grace", type=float, default=30.0,
+    p.add_argument("--leave-grace", metavar="S", type=float, default=30.0,
                    help="seconds after the last person leaves before bots finish a 'finish' game (default 30)")
     p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                    help="server log level (default warning)")
