@@ -41,7 +41,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     db = tmp_path_factory.mktemp("web-db") / "games.sqlite3"
     config = ServerConfig(db=f"sqlite:///{db}", bot_workers=1, bot_pool="thread", bot_delay=0.0, leave_grace=30.0)
     port = _free_port()
-    uv = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=port, log_level="warning"))
+    uv = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=port, log_level="warning",
+                                        ws="websockets-sansio"))
     thread = threading.Thread(target=uv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
