@@ -11,7 +11,7 @@ from pettingzoo import AECEnv
 
 from ttr.envs.core import EnvCore, agent_name, check_reward_mode, resolve_map
 from ttr.envs.observation import ObservationEncoder
-from ttr.envs.render import BoardPicture, ansi
+from ttr.envs.render import BoardPicture, render_frame
 from ttr.maps import GameMap
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
@@ -134,13 +134,7 @@ class TicketToRideAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type h
 
     def render(self) -> Any:
         """`ansi`: the text picture; `rgb_array`: the board picture; `human`: prints the text; None: nothing."""
-        if self.render_mode == "ansi":
-            return ansi(self.core.game)
-        if self.render_mode == "rgb_array":
-            return self._picture.rgb(self.core.game)
-        if self.render_mode == "human":
-            print(ansi(self.core.game), end="")
-        return None
+        return render_frame(self.render_mode, self.core.game, self._picture)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -16,7 +16,7 @@ from ttr.engine import seat_view
 from ttr.envs.aec import SeedStream, check_render_mode, observation_space
 from ttr.envs.core import EnvCore, check_reward_mode, resolve_map
 from ttr.envs.observation import ObservationEncoder
-from ttr.envs.render import BoardPicture, ansi
+from ttr.envs.render import BoardPicture, render_frame
 from ttr.maps import GameMap
 
 ILLEGAL_MODES = ("lose", "raise")
@@ -119,13 +119,7 @@ class TicketToRideGym(gym.Env[dict[str, Any], Any]):
 
     def render(self) -> Any:
         """`ansi`: the text picture; `rgb_array`: the board picture; `human`: prints the text."""
-        if self.render_mode == "ansi":
-            return ansi(self.core.game)
-        if self.render_mode == "rgb_array":
-            return self._picture.rgb(self.core.game)
-        if self.render_mode == "human":
-            print(ansi(self.core.game), end="")
-        return None
+        return render_frame(self.render_mode, self.core.game, self._picture)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -53,3 +53,15 @@ class BoardPicture:
                 self._image = np.asarray(picture.convert("RGB"), dtype=np.uint8)
             self._key = key
         return self._image.copy()
+
+
+def render_frame(mode: str | None, game: Game, picture: BoardPicture) -> str | np.ndarray | None:
+    """What an environment's `render()` returns in `mode`: `ansi` text, the `rgb_array` board, or None
+    (`human` prints the text)."""
+    if mode == "ansi":
+        return ansi(game)
+    if mode == "rgb_array":
+        return picture.rgb(game)
+    if mode == "human":
+        print(ansi(game), end="")
+    return None
