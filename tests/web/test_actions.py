@@ -223,3 +223,27 @@ def test_draw_tickets_and_choose_which_to_keep(page: Any, server: Served) -> Non
     assert sorted(after) == sorted([*before, chosen])
     assert my_row(page)[4] == str(len(before) + 1)
     assert "Ana drew destination tickets." in page.locator("#log-list").inner_text()
+
+
+def since_mine(page: Any) -> list[str]:
+    """The log lines after this seat's (Ana's) last one."""
+    lines = page.locator("#log-list li").all_inner_texts()
+    last = max(i for i, line in enumerate(lines) if line.startswith("Ana "))
+    return lines[last + 1:]
+
+
+def test_what_the_others_did_since_your_last_move(page: Any, server: Served) -> None:
+    start(page, server, seed=6)
+    keep_setup(page)
+    others = since_mine(page)
+    assert others and all(line.startswith("Bot 2 (greedy) ") for line in others)
+    assert page.locator("#last-move").inner_text() == "Since your last move: " + " ".join(others)
+    # a route the bot claimed while you waited is outlined on the board, and only that
+    play_until(page, lambda p: p.locator("svg.board g.route.last-move").count() > 0)
+    outlined = page.eval_on_selector_all("svg.board g.route.last-move",
+                                         "els => els.map(e => [e.dataset.route, e.dataset.seat])")
+    claimed = [re.match(r"Bot 2 \(greedy\) claimed (.+?) with ", line) for line in since_mine(page)]
+    assert sorted(name for name, _ in outlined) == sorted(m.group(1).replace(" – ", "-") for m in claimed if m)
+    assert {seat for _, seat in outlined} == {"1"}
+    assert page.locator("#last-move").inner_text() == "Since your last move: " + " ".join(since_mine(page))
+    shot(page, "last-move")

@@ -160,7 +160,8 @@ export class Board {
   /**
    * Draw a state.
    * @param {{owners: Map<number, number>, stations: Map<string, number>, claimable: Set<number>,
-   *          path?: Set<number>, names: string[]}} state
+   *          path?: Set<number>, recentRoutes?: Set<number>, recentCities?: Set<string>, names: string[]}} state
+   * (`recent*`: what the others did since this seat's last move, outlined)
    */
   update(state) {
     this.state = { path: new Set(), ...state };
@@ -172,6 +173,7 @@ export class Board {
       g.setAttribute("tabindex", state.claimable.has(r.index) ? "0" : "-1");
       g.classList.toggle("on-path", this.state.path.has(r.index));
       g.classList.toggle("taken", owner !== undefined);
+      g.classList.toggle("last-move", owner !== undefined && Boolean(state.recentRoutes && state.recentRoutes.has(r.index)));
       for (const old of g.querySelectorAll(".owner-piece")) old.remove();
       if (owner !== undefined) {
         g.dataset.seat = String(owner);
@@ -197,6 +199,7 @@ export class Board {
     for (const g of this.svg.querySelectorAll("g.city")) {
       const owner = state.stations.get(g.dataset.city);
       g.classList.toggle("has-station", owner !== undefined);
+      g.classList.toggle("last-move", owner !== undefined && Boolean(state.recentCities && state.recentCities.has(g.dataset.city)));
       g.classList.toggle("station-choice", Boolean(state.stationCities && state.stationCities.has(g.dataset.city)));
       if (state.stationCities && state.stationCities.has(g.dataset.city)) {
         g.setAttribute("tabindex", "0");

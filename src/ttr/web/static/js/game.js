@@ -52,6 +52,7 @@ class GameView {
     clear(this.main);
     this.main.classList.add("game-main");
     this.turnBox = h("div", { class: "turn", id: "turn", role: "status" });
+    this.lastBox = h("p", { class: "last-line", id: "last-move", "aria-hidden": "true" });
     this.actionBox = h("section", { class: "panel action-panel", id: "action-panel", "aria-live": "polite" });
     this.boardBox = h("div", { class: "board-box", id: "board" });
     this.routeList = h("details", { class: "route-list", id: "route-list" });
@@ -71,7 +72,7 @@ class GameView {
       h("label", { class: "inline" }, confirmBox, h("span", { "data-i18n": "game.confirm" })),
       h("a", { class: "button", href: "#/", "data-i18n": "nav.lobby" }));
     this.main.append(h("div", { class: "game" },
-      h("div", { class: "board-col" }, this.turnBox, this.errorBox, this.actionBox, this.boardBox, this.routeList),
+      h("div", { class: "board-col" }, this.turnBox, this.lastBox, this.errorBox, this.actionBox, this.boardBox, this.routeList),
       h("div", { class: "side-col" }, tools, this.hintBox, this.finalBox, this.playersBox, this.drawBox,
         this.handBox, this.ticketsBox, this.logBox)));
     this.board = new Board(this.boardBox, svgText, {
@@ -216,6 +217,42 @@ class GameView {
     return (p.routes || []).map((name) => this.board.byName.get(name)).filter(Boolean);
   }
 
+  /** The log entries a person at this seat has not seen happen: everyone else's since this seat's last
+   * action (a spectator, or a seat that just acted: the last entry), at most 8. */
+  recentEntries() {
+    const log = this.state.view.log || [];
+    let start = log.length;
+    if (this.seat !== null) {
+      while (start > 0 && log[start - 1].player !== this.seat) start -= 1;
+    }
+    if (start >= log.length) start = log.length - 1;
+    return log.slice(Math.max(0, start, log.length - 8));
+  }
+
+  /** The routes claimed and cities built on in `entries` (a tunnel's payment names no route: the claim
+   * before it does). */
+  recentPlaces(entries) {
+    const routes = new Set();
+    const cities = new Set();
+    for (const e of entries) {
+      if (e.action === "claim_route") {
+        const r = this.board.byName.get(e.route);
+        if (r) routes.add(r.index);
+      } else if (e.action === "build_station") cities.add(e.city);
+    }
+    return { routes, cities };
+  }
+
+  renderLast() {
+    const entries = this.recentEntries();
+    const names = this.names();
+    const mine = this.seat !== null && entries.length && entries[0].player !== this.seat;
+    this.lastBox.hidden = !entries.length;
+    this.lastBox.textContent = entries.length
+      ? t(mine ? "game.since_yours" : "game.last_move", { moves: entries.map((e) => logText(e, names)).join(" ") })
+      : "";
+  }
+
   turnText() {
     const v = this.state.view;
     if (!v.turn) return t("game.over");
@@ -236,6 +273,7 @@ class GameView {
     this.main.dataset.myTurn = this.myTurn() ? "1" : "0";
     this.turnBox.textContent = this.turnText();
     this.turnBox.classList.toggle("mine", this.myTurn());
+    this.renderLast();
     this.renderBoard();
     this.renderRouteList();
     this.renderAction();
@@ -268,7 +306,9 @@ class GameView {
     const stationCities = this.myTurn() ? new Set(this.stationsByCity().keys()) : new Set();
     let path = extraPath || new Set();
     if (!extraPath && v.final) path = expressPaths(v, this.board).all;
-    return { owners, stations, claimable, stationCities, path, names: this.names() };
+    const recent = v.final ? { routes: new Set(), cities: new Set() } : this.recentPlaces(this.recentEntries());
+    return { owners, stations, claimable, stationCities, path, recentRoutes: recent.routes, recentCities: recent.cities,
+      names: this.names() };
   }
 
   renderBoard(extraPath) {
