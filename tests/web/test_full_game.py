@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from .conftest import Served, shot
-from .driver import api, create_game, open_seat, play_to_end, wait_turn
+from .driver import api, create_game, open_seat, play_one, play_to_end, state, wait_turn
 
 
 def breakdown(page: Any) -> dict[str, list[str]]:
@@ -75,8 +75,26 @@ def test_europe_to_the_end_with_the_express_path(page: Any, server: Served) -> N
     game_id, token = create_game(server.base, "europe", seed=6)
     open_seat(page, server.base, game_id, token)
     wait_turn(page)
-    play_to_end(page)
+    warnings: list[tuple[str, list[int]]] = []  # the final-round line on each of this seat's turns, and the trains
+    for _ in range(400):
+        if state(page)[0] == "game_over":
+            break
+        banner = page.locator("#final-round")
+        if banner.is_visible():
+            trains = [int(x) for x in page.eval_on_selector_all("#players tbody tr td:nth-child(3)",
+                                                                "els => els.map(e => e.textContent)")]
+            warnings.append((banner.inner_text(), trains))
+            if len(warnings) == 1:
+                shot(page, "final-round")
+        play_one(page, longest=True)
+    # the final round is announced on this seat's last turn, once someone is down to 2 trains or fewer: the
+    # last turn of the game, or (the bot ended it) this one and the bot's
+    assert warnings and warnings[-1][0] in (
+        "Final round! This is the last turn of the game.",
+        "Final round! 2 turns left, this one included: everyone plays one last turn.")
+    assert all(min(trains) <= 2 for _, trains in warnings)
     page.wait_for_selector("#breakdown")
+    assert page.locator("#final-round").is_hidden()
     final = final_of(server, game_id)
     rows = breakdown(page)
     assert rows["final.total"] == [str(p["total"]) for p in final["players"]]

@@ -17,9 +17,11 @@ from ttr.server.store import GameInfo
 
 
 def view_for(game: Game, seat: int | None) -> dict[str, Any]:
-    """`seat_view` of `seat` (None: `public_view`) without the `map` key; once over, the full breakdown."""
+    """`seat_view` of `seat` (None: `public_view`) without the `map` key, with `final_turns` (the turns
+    left once the final round has begun, this one included; else None); once over, the full breakdown."""
     view = seat_view(game, seat) if seat is not None else public_view(game)
     view.pop("map", None)
+    view["final_turns"] = game.final_turns if game.final_turns > 0 and not game.is_over else None
     if game.is_over:
         view["final"] = final_json(game)
     return view

@@ -52,6 +52,7 @@ class GameView {
     clear(this.main);
     this.main.classList.add("game-main");
     this.turnBox = h("div", { class: "turn", id: "turn", role: "status" });
+    this.finalRoundBox = h("p", { class: "final-round", id: "final-round", hidden: true });
     this.lastBox = h("p", { class: "last-line", id: "last-move", "aria-hidden": "true" });
     this.actionBox = h("section", { class: "panel action-panel", id: "action-panel", "aria-live": "polite" });
     this.boardBox = h("div", { class: "board-box", id: "board" });
@@ -72,7 +73,7 @@ class GameView {
       h("label", { class: "inline" }, confirmBox, h("span", { "data-i18n": "game.confirm" })),
       h("a", { class: "button", href: "#/", "data-i18n": "nav.lobby" }));
     this.main.append(h("div", { class: "game" },
-      h("div", { class: "board-col" }, this.turnBox, this.lastBox, this.errorBox, this.actionBox, this.boardBox, this.routeList),
+      h("div", { class: "board-col" }, this.turnBox, this.finalRoundBox, this.lastBox, this.errorBox, this.actionBox, this.boardBox, this.routeList),
       h("div", { class: "side-col" }, tools, this.hintBox, this.finalBox, this.playersBox, this.drawBox,
         this.handBox, this.ticketsBox, this.logBox)));
     this.board = new Board(this.boardBox, svgText, {
@@ -274,6 +275,10 @@ class GameView {
     this.turnBox.textContent = this.turnText();
     this.turnBox.classList.toggle("mine", this.myTurn());
     this.renderLast();
+    const left = v.final_turns;
+    this.finalRoundBox.hidden = !left;
+    this.finalRoundBox.dataset.turns = left ? String(left) : "";
+    this.finalRoundBox.textContent = !left ? "" : left === 1 ? t("game.final_turn") : t("game.final_round", { n: left });
     this.renderBoard();
     this.renderRouteList();
     this.renderAction();
