@@ -136,6 +136,11 @@ def test_a_wrong_invite_link_says_so(page: Any, server: Served) -> None:
     page.wait_for_function("document.getElementById('game-error')?.textContent.length > 0")
     assert page.locator("#game-error").inner_text() == "This invite link is not valid for this game."
     assert page.locator("#hand-cards").count() == 0
+    assert page.locator("svg.board").count() == 0 and page.locator("#players").count() == 0  # no empty game
+    shot(page, "wrong-invite-link")
+    page.click("#watch-instead")  # the game can still be watched
+    page.wait_for_selector("main[data-version]")
+    assert page.url.endswith(f"#/watch/{game_id}") and page.locator("#players tbody tr").count() == 2
     page.goto(f"{server.base}/#/")
     page.wait_for_selector("#create-form")
     assert page.locator("#your-games").count() == 0  # a wrong link is not kept among your games

@@ -148,9 +148,25 @@ class GameView {
       this.pending = false;
       if (msg.code === "not_found" || msg.code === "bad_token") this.stopped = true; // no use reconnecting
       const text = t(`error.${msg.code}`) === `error.${msg.code}` ? msg.message : t(`error.${msg.code}`);
+      if (this.stopped && !this.state) {
+        this.showRefused(text, msg.code === "bad_token");
+        return;
+      }
       this.errorBox.textContent = msg.rule ? `${text} (${msg.rule}: ${msg.message})` : text;
       if (this.state) this.render();
     }
+  }
+
+  /** A link that opens no seat: say so, and offer to watch the game or go back to the lobby, in place of
+   * an empty board and panels. */
+  showRefused(text, canWatch) {
+    clear(this.main);
+    this.main.dataset.refused = "1";
+    this.main.append(h("section", { class: "panel", id: "refused" },
+      h("p", { class: "error", id: "game-error", role: "alert" }, text),
+      h("div", { class: "row" },
+        canWatch ? h("a", { class: "button", id: "watch-instead", href: `#/watch/${encodeURIComponent(this.summary.id)}` }, t("lobby.watch")) : null,
+        h("a", { class: "button", href: "#/" }, t("nav.lobby")))));
   }
 
   send(entry) {
