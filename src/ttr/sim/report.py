@@ -295,7 +295,7 @@ STYLE = """
 body { font-family: DejaVu Sans, Verdana, Arial, sans-serif; margin: 1.5em; color: #222; max-width: 1800px; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 2em; border-bottom: 1px solid #ccc; }
 .cols { display: grid; grid-template-columns: repeat(var(--n), minmax(0, 1fr)); gap: 1.5em; }
-.cols > div { min-width: 0; } svg { max-width: 100%; height: auto; } svg.board { width: 100%; }
+.cols > div { min-width: 0; overflow-x: auto; } svg { max-width: 100%; height: auto; } svg.board { width: 100%; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; } th { background: #f0f0f0; }
 .label { font-weight: bold; color: #555; } p.note { color: #555; font-size: 0.85em; }
