@@ -235,6 +235,10 @@ def since_mine(page: Any) -> list[str]:
 def test_what_the_others_did_since_your_last_move(page: Any, server: Served) -> None:
     start(page, server, seed=6)
     keep_setup(page)
+    # the players table fits its panel: no column (Tickets) hidden behind a sideways scroll
+    widths = page.evaluate("() => { const s = document.querySelector('#players .table-scroll');"
+                           " return [s.scrollWidth, s.clientWidth]; }")
+    assert widths[0] <= widths[1], widths
     others = since_mine(page)
     assert others and all(line.startswith("Bot 2 (greedy) ") for line in others)
     assert page.locator("#last-move").inner_text() == "Since your last move: " + " ".join(others)
