@@ -88,14 +88,16 @@ def test_ctrl_c_keeps_the_finished_games_and_a_rerun_completes_the_same_table(tm
     args = [sys.executable, "-m", "ttr.cli.main", "simulate", "--map", "europe", "--players", "4",
             "--bots", "greedy,random", "--games", "16", "--seed", "5", "--jobs", "2", "--out", str(out)]
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # its own process group, which gets the SIGINT as a terminal's Ctrl-C would: the main process and workers
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
     progress = out / PROGRESS
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         if progress.exists() and progress.read_text().count("\n") >= 2:
             break
         time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
+    os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "run the same command again to continue" in err
