@@ -206,3 +206,16 @@ def test_a_second_run_into_the_same_folder_at_the_same_time_is_refused(tmp_path:
     finally:
         held.close()
     assert simulate(_config(games=2), out) == 2
+
+
+def test_without_pyarrow_the_table_is_csv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    import ttr.sim.rows
+
+    monkeypatch.setattr(ttr.sim.rows, "have_pyarrow", lambda: False)
+    out = tmp_path / "out"
+    base = ["simulate", "--map", "new_york", "--players", "2", "--bots", "random", "--games", "2", "--jobs", "1"]
+    assert main([*base, "--out", str(out)]) == 0
+    assert (out / "games.csv").is_file() and not (out / "games.parquet").exists()
+    assert main([*base, "--format", "parquet", "--out", str(tmp_path / "other")]) == 1
+    assert "--format parquet needs pyarrow" in capsys.readouterr().err
