@@ -65,6 +65,9 @@ def test_one_folder_gives_a_self_contained_page(folders: tuple[Path, Path], tmp_
     page = out.read_text(encoding="utf-8")
     for network in ("<script", "<link", "src=", "url(http", "@import"):
         assert network not in page
+    assert set(re.findall(r"https?://[^\"' <]*", page)) <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}
+    assert main(["report", str(folders[0]), "-o", str(tmp_path / "again.html")]) == 0
+    assert (tmp_path / "again.html").read_text(encoding="utf-8") == page  # no dates: the same page again
     assert page.count("<svg") >= 9  # two board heatmaps with legends, and the plots
     for title in ("Score distributions", "First-player advantage", "Route claims", "Contested routes",
                   "Ticket completion", "Game length", "Longest path and stations"):

@@ -106,7 +106,7 @@ class Figures:
         fig.savefig(buf, format="svg", bbox_inches="tight")
         self.plt.close(fig)
         text = buf.getvalue()
-        return text[text.index("<svg"):]
+        return re.sub(r"\s*<metadata>.*?</metadata>", "", text[text.index("<svg"):], count=1, flags=re.S)
 
 
 def _errors(rates: list[stats.Rate]) -> list[list[float]]:
