@@ -175,6 +175,16 @@ def test_keyboard_claim_and_confirm_step(page: Any, server: Served) -> None:
     page.keyboard.press("Enter")
     wait_turn(page, version)
     assert state(page)[0] == "second_card"
+    # the keyboard keeps its place across updates: still on the deck for the second card...
+    assert page.evaluate("document.activeElement.id") == "draw-deck"
+    version = state(page)[1]
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "confirm-yes"
+    page.keyboard.press("Enter")
+    wait_turn(page, version)
+    # ...then, the deck disabled while the bot played, on the turn line, which says it is your turn again
+    assert page.evaluate("document.activeElement.id") == "turn"
+    assert page.locator("#turn").inner_text().startswith("Your turn")
     page.locator("#confirm-toggle").uncheck()
     play_until(page, lambda p: state(p)[0] == "main" and p.locator("svg.board g.route.claimable").count() > 0)
     # claimable routes, and only they, are in the Tab order; Enter opens the claim

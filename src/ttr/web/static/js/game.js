@@ -45,13 +45,14 @@ class GameView {
     this.retry = 0;
     this.hint = null;
     this.pathHighlight = null;
+    this.sentFrom = null; // where the focus was when the last action was sent
     this.build(bundle.svg);
   }
 
   build(svgText) {
     clear(this.main);
     this.main.classList.add("game-main");
-    this.turnBox = h("div", { class: "turn", id: "turn", role: "status" });
+    this.turnBox = h("div", { class: "turn", id: "turn", role: "status", tabindex: -1 });
     this.finalRoundBox = h("p", { class: "final-round", id: "final-round", hidden: true });
     this.lastBox = h("p", { class: "last-line", id: "last-move", "aria-hidden": "true" });
     this.actionBox = h("section", { class: "panel action-panel", id: "action-panel", "aria-live": "polite" });
@@ -173,6 +174,7 @@ class GameView {
     if (this.pending || !this.state) return;
     const go = () => {
       this.pending = true;
+      this.sentFrom = this.focusKey(document.activeElement); // the control is disabled until the answer
       this.ws.send(JSON.stringify({ type: "action", version: this.state.version, id: entry.id }));
       this.renderControlsDisabled();
     };
@@ -284,6 +286,39 @@ class GameView {
 
   // ---- rendering ----
   render() {
+    const focusKey = this.focusKey(document.activeElement) || this.sentFrom;
+    this.sentFrom = null;
+    this.renderAll();
+    const now = document.activeElement;
+    if (focusKey && (!now || now === document.body || !this.main.contains(now))) this.restoreFocus(focusKey);
+  }
+
+  /** A selector for the control that has the focus inside the game (null: none), to find it again after
+   * the panels are drawn anew. */
+  focusKey(el) {
+    if (!el || el === this.main || !this.main.contains(el)) return null;
+    if (el.id) return `#${CSS.escape(el.id)}`;
+    const d = el.dataset || {};
+    if (d.act) {
+      let sel = `[data-act="${CSS.escape(d.act)}"]`;
+      if (d.slot !== undefined) sel += `[data-slot="${CSS.escape(d.slot)}"]`;
+      if (d.route !== undefined) sel += `[data-route="${CSS.escape(d.route)}"]`;
+      return sel;
+    }
+    if (d.route !== undefined) return `svg.board g.route[data-route="${CSS.escape(d.route)}"]`;
+    if (d.ticket !== undefined) return `#ticket-list li[data-ticket="${CSS.escape(d.ticket)}"]`;
+    return "#turn";
+  }
+
+  /** Keyboard users keep their place across updates: the same control if it can still be used, else the
+   * turn line (which then says whose turn it is). */
+  restoreFocus(key) {
+    const el = this.main.querySelector(key);
+    if (el && !el.disabled && el.getClientRects().length) el.focus();
+    else this.turnBox.focus();
+  }
+
+  renderAll() {
     const v = this.state.view;
     this.main.dataset.version = String(this.state.version);
     this.main.dataset.phase = v.turn ? v.turn.phase : "game_over";
