@@ -60,6 +60,17 @@ def test_new_york_to_the_end_then_replay_and_record(page: Any, server: Served) -
                      page.locator("#replay-status").inner_text())
     page.keyboard.press("ArrowRight")
     page.wait_for_function("document.getElementById('replay-status').textContent.startsWith('Step 2 of')")
+    page.evaluate("document.activeElement.blur()")  # the arrow keys step with the focus nowhere in particular,
+    for _ in range(3):  # and each press counts, even before the step before it has arrived
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.getElementById('replay-status').textContent.startsWith('Step 5 of')")
+    # the route claimed by the step shown is outlined on the board
+    k = next(i for i, a in enumerate(record["actions"]) if a["action"] == "claim_route")
+    page.evaluate(f"(() => {{ const s = document.getElementById('replay-slider'); s.value = '{k + 1}';"
+                  " s.dispatchEvent(new Event('change')); })()")
+    page.wait_for_function(f"document.getElementById('replay-status').textContent.startsWith('Step {k + 1} of')")
+    outlined = page.eval_on_selector_all("svg.board g.route.last-move", "els => els.map(e => e.dataset.route)")
+    assert outlined == [record["actions"][k]["route"]]
     page.click("#replay-last")
     steps = final["steps"]
     page.wait_for_function(f"document.getElementById('replay-status').textContent.startsWith('Step {steps} of')")

@@ -22,6 +22,7 @@ class ReplayView {
     this.mapData = bundle.data;
     this.step = 0;
     this.steps = 0;
+    this.want = 0; // the step asked for last (key presses run ahead of the answers)
     this.data = null;
     clear(main);
     this.status = h("p", { id: "replay-status", role: "status" });
@@ -30,8 +31,8 @@ class ReplayView {
     const btn = (id, key, fn) => h("button", { type: "button", id, "data-i18n": key, onclick: fn });
     this.controls = h("div", { class: "row replay-controls" },
       btn("replay-first", "replay.first", () => this.go(0)),
-      btn("replay-prev", "replay.prev", () => this.go(this.step - 1)),
-      btn("replay-next", "replay.next", () => this.go(this.step + 1)),
+      btn("replay-prev", "replay.prev", () => this.go(this.want - 1)),
+      btn("replay-next", "replay.next", () => this.go(this.want + 1)),
       btn("replay-last", "replay.last", () => this.go(this.steps)),
       this.slider);
     this.boardBox = h("div", { class: "board-box" });
@@ -42,16 +43,26 @@ class ReplayView {
       h("p", {}, h("a", { class: "button", href: api.recordUrl(summary.id), download: `ttr-${summary.id}.json` }, t("final.download"))));
     this.board = new Board(this.boardBox, bundle.svg, {});
     translateDom(main);
-    main.addEventListener("keydown", (ev) => {
-      if (ev.target.tagName === "INPUT") return;
-      if (ev.key === "ArrowRight") this.go(this.step + 1);
-      else if (ev.key === "ArrowLeft") this.go(this.step - 1);
-    });
+    // the arrow keys step wherever the focus is (but in a field or a list, whose own keys they are)
+    this.onKey = (ev) => {
+      if (["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName) || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+      if (ev.key === "ArrowRight") this.go(this.want + 1);
+      else if (ev.key === "ArrowLeft") this.go(this.want - 1);
+      else return;
+      ev.preventDefault();
+    };
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  stop() {
+    document.removeEventListener("keydown", this.onKey);
   }
 
   async go(step) {
     if (this.data && (step < 0 || step > this.steps)) return;
-    const data = await api.replay(this.summary.id, Math.max(0, step));
+    this.want = Math.max(0, step);
+    const data = await api.replay(this.summary.id, this.want);
+    if (data.step !== this.want) return; // a later step was asked for meanwhile
     this.data = data;
     this.step = data.step;
     this.steps = data.steps;
@@ -83,7 +94,11 @@ class ReplayView {
       for (const c of p.station_cities || []) stations.set(c, seat);
     });
     const path = v.final ? expressPaths(v, this.board).all : new Set();
-    this.board.update({ owners, stations, claimable: new Set(), path, names });
+    const lastAction = (this.data.last && this.data.last.action) || {};
+    const lastRoute = lastAction.action === "claim_route" ? this.board.byName.get(lastAction.route) : null;
+    const recentRoutes = new Set(lastRoute ? [lastRoute.index] : []);
+    const recentCities = new Set(lastAction.action === "build_station" ? [lastAction.city] : []);
+    this.board.update({ owners, stations, claimable: new Set(), path, names, recentRoutes, recentCities });
     clear(this.players).append(h("h2", {}, t("game.players")), h("ul", { class: "plain" }, v.players.map((p, i) => {
       const mark = h("span", { class: "player-mark", "aria-hidden": "true" }, playerStyle(i).symbol);
       mark.style.background = playerStyle(i).fill;
