@@ -43,6 +43,14 @@ def test_new_york_to_the_end_then_replay_and_record(page: Any, server: Served) -
     winners = ", ".join(names[s] for s in final["winner_seats"])
     assert page.locator("#winners").inner_text() in (f"Winner: {winners}", f"Winners (tied): {winners}")
     assert page.locator("#turn").inner_text() == "The game is over."
+    # English counts agree with their nouns: "kept 1 destination ticket", "1 space"
+    kept = re.findall(r"kept (\d+) destination (tickets?)\.", page.locator("#log-list").inner_text())
+    assert kept and all((n == "1") == (word == "ticket") for n, word in kept)
+    labels = page.eval_on_selector_all("svg.board g.route",
+                                       "els => els.map(e => [e.dataset.length, e.getAttribute('aria-label')])")
+    assert any(length == "1" for length, _ in labels)
+    for length, label in labels:
+        assert f", {length} space{'' if length == '1' else 's'}," in label
     shot(page, "final-new-york")
     # the record to download
     href = page.locator("#download-record").get_attribute("href")

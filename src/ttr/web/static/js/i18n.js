@@ -54,6 +54,7 @@ export function onLangChange(fn) {
 
 /** A string by key, `{name}` placeholders filled from `params`; the key itself if missing. */
 export function t(key, params = {}) {
+  if (params.n === 1 && Object.prototype.hasOwnProperty.call(strings, `${key}.one`)) key = `${key}.one`; // "1 card"
   const text = Object.prototype.hasOwnProperty.call(strings, key) ? strings[key] : key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
