@@ -4,6 +4,7 @@ given up, the keyboard, the hint and the confirm step."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -207,11 +208,18 @@ def test_keyboard_claim_and_confirm_step(page: Any, server: Served) -> None:
 
 
 def test_hint(page: Any, server: Served) -> None:
+    hints: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: hints.extend(
+        m for m in [json.loads(payload)] if m.get("type") == "hint")))
     start(page, server)
     keep_setup(page)
     page.click("#hint-button")
     page.wait_for_function("document.getElementById('hint-text').textContent.startsWith('Hint: ')")
-    assert len(page.locator("#hint-text").inner_text()) > len("Hint: ")
+    # the reason names the move ("Take the face-up red: you need 2 more for ..."): said once, not twice
+    assert len(hints) == 1 and ": " in hints[0]["reason"]
+    move = hints[0]["reason"].split(": ")[0]
+    shown = page.locator("#hint-text").inner_text()
+    assert shown.startswith(f"Hint: {move}: ") and shown.count(move) == 1, shown
 
 
 def test_draw_tickets_and_choose_which_to_keep(page: Any, server: Served) -> None:

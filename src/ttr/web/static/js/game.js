@@ -574,8 +574,10 @@ class GameView {
     }
     const entry = this.state && this.state.legal.find((l) => l.id === this.hint.id);
     const text = entry ? actionText(entry.action) : this.hint.text;
-    const reason = reasonText(this.hint.reason_i18n, this.hint.reason || "");
-    this.hintBox.textContent = t("game.hint_is", { action: text, reason });
+    const reason = reasonText(this.hint.reason_i18n, "");
+    // a reason the page can word names the move itself ("Take the face-up red: ..."): no need to say it twice
+    this.hintBox.textContent = reason ? t("game.hint_reason", { reason })
+      : t("game.hint_is", { action: text, reason: this.hint.reason || "" });
     if (entry && entry.action.action === "claim_route") {
       const r = this.board.byName.get(entry.action.route);
       if (r) this.renderBoard(new Set([r.index]));
