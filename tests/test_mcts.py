@@ -10,7 +10,7 @@ import pytest
 from ttr.bots import make_bot, play_game
 from ttr.bots.base import legal_actions
 from ttr.bots.greedy import GreedyBot
-from ttr.bots.mcts import MctsBot
+from ttr.bots.mcts import MctsBot, t_critical
 from ttr.bots.mcts_policy import estimate, ticket_paths
 from ttr.bots.planning import Board, map_index, sort_options
 from ttr.bots.playout import GreedyPlayout
@@ -169,3 +169,10 @@ def test_short_playouts_use_the_estimate() -> None:
     bot = MctsBot(game_map, game.current, 6, iterations=12, depth=10)
     action = bot.choose(seat_view(game, game.current), legal_actions(game)[1])
     assert action in game.legal_actions() and 0 < bot.last_iterations <= 12
+
+
+def test_t_critical_is_close_to_students_table() -> None:
+    table = {2: 2.920, 3: 2.353, 5: 2.015, 10: 1.812, 30: 1.697}  # one-sided 95% points
+    for dof, value in table.items():
+        assert value <= t_critical(dof) <= value + 0.14
+    assert t_critical(0) == float("inf")
