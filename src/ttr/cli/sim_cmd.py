@@ -14,6 +14,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ttr.cli.tournament_cmd import _check
 from ttr.errors import TTRError
 from ttr.maps import BUILTIN_MAPS
+from ttr.sim.simulate import Runner
+from ttr.sim.tournament import TournamentConfig
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -65,8 +67,7 @@ def _jobs(text: str) -> int:
 def run_simulate(args: argparse.Namespace) -> int:
     """Run the simulation with a progress bar and ETA (on stderr); Ctrl-C keeps the finished games."""
     from ttr.sim.rows import have_pyarrow
-    from ttr.sim.simulate import Runner, SettingsMismatchError, run_local, simulate, table_path
-    from ttr.sim.tournament import TournamentConfig
+    from ttr.sim.simulate import run_local
 
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     if not bots:
@@ -87,16 +88,32 @@ def run_simulate(args: argparse.Namespace) -> int:
     config = TournamentConfig(args.map, args.players, bots, args.games, args.seed, _jobs(args.jobs),
                               args.time_per_move, map_json=map_json)
     _check(config)
-    runner: Runner = run_local
-    if args.ray is not None:
-        from ttr.sim.ray_runner import ray_available, ray_runner
-
-        if not ray_available():
-            raise TTRError("--ray needs Ray (pip install 'ttr[ray]')")
-        runner = ray_runner(args.ray)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise TTRError(f"--out: {out} is a file, not a folder")
+    if args.ray is None:
+        return _simulate(args, config, out, fmt, run_local)
+    from ttr.sim.ray_runner import RayConnectError, connect, ray_available, ray_runner
+
+    if not ray_available():
+        raise TTRError("--ray needs Ray (pip install 'ttr[ray]')")
+    try:
+        started = connect(args.ray, config.jobs)  # before the folder is touched: a bad address changes nothing
+    except RayConnectError as exc:
+        raise TTRError(str(exc)) from None
+    try:
+        return _simulate(args, config, out, fmt, ray_runner(args.ray))
+    finally:
+        if started:
+            import ray
+
+            ray.shutdown()
+
+
+def _simulate(args: argparse.Namespace, config: TournamentConfig, out: Path, fmt: str, runner: Runner) -> int:
+    """Run the simulation with the progress bar; the summary line or the interruption message."""
+    from ttr.sim.simulate import SettingsMismatchError, simulate, table_path
+
     err = Console(stderr=True)
     start = time.perf_counter()
     done_box = [0, 0]

@@ -27,21 +27,38 @@ def ray_available() -> bool:
     return True
 
 
+class RayConnectError(ValueError):
+    """Ray could not start, or could not reach the cluster at the address given."""
+
+
+def connect(address: str, cpus: int) -> bool:
+    """Start (`local`) or join (`auto`, `HOST:PORT`) Ray unless it is running in this process already.
+
+    Returns whether this call started it (then the caller shuts it down). `RayConnectError` says why not.
+    """
+    import ray
+
+    if ray.is_initialized():
+        return False
+    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+    try:
+        if address == "local":
+            ray.init(num_cpus=max(1, cpus), **kwargs)
+        else:
+            env = {"py_modules": [str(Path(ttr.__file__).parent)]}
+            ray.init(address=address, runtime_env=env, **kwargs)
+    except (ConnectionError, RuntimeError, ValueError, OSError) as exc:
+        raise RayConnectError(f"--ray {address}: cannot start or reach Ray ({exc})") from None
+    return True
+
+
 def ray_runner(address: str) -> Runner:
     """A runner (see `ttr.sim.simulate.simulate`) that plays the games as Ray tasks."""
 
     def run(config: TournamentConfig, indexes: list[int], with_records: bool) -> Iterator[GameOutput]:
         import ray
 
-        started = False
-        if not ray.is_initialized():
-            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-            if address == "local":
-                ray.init(num_cpus=max(1, config.jobs), **kwargs)
-            else:
-                env = {"py_modules": [str(Path(ttr.__file__).parent)]}
-                ray.init(address=address, runtime_env=env, **kwargs)
-            started = True
+        started = connect(address, config.jobs)
         remote: Any = ray.remote(play_rows)
         pending = [remote.remote(config, i, with_records) for i in indexes]
         try:
