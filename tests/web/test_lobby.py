@@ -146,7 +146,12 @@ def test_a_wrong_invite_link_says_so(page: Any, server: Served) -> None:
     assert page.locator("#your-games").count() == 0  # a wrong link is not kept among your games
     page.goto(f"{server.base}/#/play/nosuchgame/0/whatever")
     page.wait_for_selector("p.error")
-    assert "Could not load" in page.locator("p.error").inner_text()
+    assert page.locator("p.error").inner_text() == "No such game."  # the page's words, not the server's
+    page.select_option("#lang-select", "zh-Hant")
+    page.goto(f"{server.base}/#/watch/nosuchgame")
+    page.wait_for_function("document.querySelector('p.error')?.textContent === '沒有這局遊戲。'")
+    page.click("main a[href='#/']")  # and the way back to the lobby
+    page.wait_for_selector("#create-form")
 
 
 def _reason_in(lang: str, data: dict[str, Any]) -> str:

@@ -19,7 +19,9 @@ async function route() {
     else if (parts[0] === "replay" && parts[1]) current = await showReplay(main, parts[1], Number(parts[2] || 0));
     else current = await showLobby(main);
   } catch (err) {
-    main.append(h("p", { class: "error", role: "alert" }, t("error.load", { message: err.message })));
+    // no such game (a mistyped or forgotten link): say so in the page's language, with the way back
+    const text = err.code === "not_found" ? t("error.not_found") : t("error.load", { message: err.message });
+    main.append(h("p", { class: "error", role: "alert" }, text), h("a", { class: "button", href: "#/" }, t("nav.lobby")));
   }
   document.body.dataset.ready = "1";
 }
