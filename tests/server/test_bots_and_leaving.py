@@ -192,3 +192,45 @@ def test_bot_workers_exit_when_the_server_is_killed() -> None:
         return False
 
     wait_until(gone, 30, 0.1)
+
+
+
+async def one_stays_one_goes(server: Any, gid: str, stays: str, goes: str, wanted: int) -> int:
+    """Seat 0 (token `stays`) plays whenever it is its turn; seat 1 (token `goes`) looks in and leaves. The
+    number of seat 1's moves seen, up to `wanted` (or until seat 0 has waited 2 s for seat 1)."""
+    stay = await Client.open(server.ws_url(gid))
+    msg = await stay.join(stays)
+    gone = await Client.open(server.ws_url(gid))
+    await gone.join(goes)
+    await gone.close()
+    moved = 0
+    while moved < wanted:
+        if msg["type"] in ("snapshot", "update") and msg["legal"]:
+            await stay.send({"type": "action", "version": msg["version"], "id": msg["legal"][0]["id"]})
+        try:
+            msg = await stay.recv(timeout=2)
+        except TimeoutError:
+            break  # nobody moved for seat 1
+        if msg["type"] == "update" and msg["last"]["seat"] == 1:
+            moved += 1
+    await stay.close()
+    return moved
+
+
+@pytest.mark.parametrize("mode", ["finish", "wait"])
+def test_a_person_left_behind_does_not_wait_forever(mode: str) -> None:
+    """"finish": when one of two people leaves, a bot plays the leaver's turns after the grace, though the other
+    is still here; "wait": the other waits for them."""
+    with live_server(leave_grace=0.2, bot_delay=0.0) as server:
+        body = {"map": "europe", "seed": 12, "bot_delay": 0, "when_people_leave": mode,
+                "seats": [{"type": "human", "name": "Ana"}, {"type": "human", "name": "Ben"}]}
+        created = httpx.post(f"{server.http}/api/games", json=body).json()
+        gid = created["id"]
+        room = server.manager.rooms[gid]
+        tokens = [s["token"] for s in created["seats"]]
+        moved = asyncio.run(one_stays_one_goes(server, gid, tokens[0], tokens[1], 6))
+        if mode == "finish":
+            assert moved == 6  # Ben's seat is played for him while Ana is still here
+            assert 1 in room.seat_left_at
+        else:
+            assert moved == 0 and room.game.current == 1 and server.manager._bot_level(room) is None

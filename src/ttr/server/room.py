@@ -30,6 +30,7 @@ class Room:
     conns: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     people_left_at: float | None = None  # when the last person left (None: someone is here, or never came)
+    seat_left_at: dict[int, float] = field(default_factory=dict)  # human seats gone: when their last connection closed
     last_used: float = field(default_factory=time.monotonic)
     _messages: dict[tuple[str, int | None], str] = field(default_factory=dict)  # built at `_messages_version`
     _messages_version: int = -1

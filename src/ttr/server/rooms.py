@@ -96,6 +96,8 @@ class GameManager:
             came = any(seats[p].type == "human" for p, _aid, _detail in room.game.history)
             if fresh and came and not room.people_here():  # its people were here before the restart
                 room.people_left_at = time.time()
+                for seat in {p for p, _aid, _detail in room.game.history if seats[p].type == "human"}:
+                    room.seat_left_at[seat] = room.people_left_at
                 self._arm_leave_timer(room)
             self._schedule(room)
             await asyncio.sleep(0)
@@ -277,6 +279,7 @@ class GameManager:
         room.conns.add(conn)
         if seat is not None and room.info.seats[seat].type == "human":
             room.people_left_at = None
+            room.seat_left_at.pop(seat, None)
         changed = room.connected_seats() != before
         if changed:
             room.forget_messages()
@@ -285,7 +288,8 @@ class GameManager:
             self._seats_changed(room, skip=conn)
 
     def leave(self, conn: Connection) -> None:
-        """Detach a closed connection; if the last person left a "finish" game, bots go on after the grace."""
+        """Detach a closed connection; a person who left a "finish" game has a bot play their turns after the
+        grace (whether or not others are still here), until they come back."""
         room = conn.room
         conn.close()
         if room is None or conn not in room.conns:
@@ -295,9 +299,12 @@ class GameManager:
         conn.room = None
         if room.connected_seats() != before:
             self._seats_changed(room)
+        seat = conn.seat
+        if seat is not None and room.info.seats[seat].type == "human" and seat not in room.connected_seats():
+            room.seat_left_at[seat] = time.time()  # a person gone: after the grace, a bot plays their turns
+            self._arm_leave_timer(room)
         if not room.people_here() and room.people_left_at is None and conn.seat is not None:
             room.people_left_at = time.time()
-            self._arm_leave_timer(room)
         if room.game.is_over and not room.conns:
             self._trim()
 
@@ -396,9 +403,11 @@ class GameManager:
         seat = room.info.seats[game.current]
         if seat.type == "bot":
             return seat.level
-        if (room.info.when_people_leave == "finish" and room.people_left_at is not None and not room.people_here()
-                and time.time() - room.people_left_at >= self.config.leave_grace - 1e-3):
-            return self.config.standin_level
+        left_at = room.seat_left_at.get(game.current)
+        if (room.info.when_people_leave == "finish" and left_at is not None
+                and game.current not in room.connected_seats()
+                and time.time() - left_at >= self.config.leave_grace - 1e-3):
+            return self.config.standin_level  # a person who left: the others need not wait for them
         return None
 
     def _schedule(self, room: Room) -> None:
