@@ -88,6 +88,11 @@ def test_new_york_to_the_end_then_replay_and_record(page: Any, server: Served) -
     owned = sum(len(p["routes"]) for p in last["view"]["players"])
     assert page.locator("svg.board g.route.taken").count() == owned
     shot(page, "replay")
+    # in the lobby, the game is among yours as finished, with its replay
+    page.goto(server.base + "/#/")
+    page.wait_for_selector(f'#your-games li[data-game="{game_id}"] .game-status a')
+    status = page.locator(f'#your-games li[data-game="{game_id}"] .game-status')
+    assert status.locator(".tag").inner_text() == "finished" and status.locator("a").inner_text() == "Replay"
 
 
 def test_europe_to_the_end_with_the_express_path(page: Any, server: Served) -> None:

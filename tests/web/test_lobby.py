@@ -43,6 +43,7 @@ def test_create_a_game_against_bots_from_the_lobby(page: Any, server: Served) ->
     page.wait_for_selector("#your-games")
     assert game_id in page.locator("#your-games").inner_text()
     page.wait_for_selector(f'#recent-games li[data-game="{game_id}"]')
+    assert page.locator(f'#your-games li[data-game="{game_id}"] .game-status').inner_text() == "in progress"
     assert page.locator(f'#recent-games li[data-game="{game_id}"] a').inner_text() == "Watch"
 
 
@@ -148,6 +149,7 @@ def test_a_wrong_invite_link_says_so(page: Any, server: Served) -> None:
     page.wait_for_selector("p.error")
     assert page.locator("p.error").inner_text() == "No such game."  # the page's words, not the server's
     page.select_option("#lang-select", "zh-Hant")
+    page.wait_for_function("document.documentElement.lang === 'zh-Hant'")
     page.goto(f"{server.base}/#/watch/nosuchgame")
     page.wait_for_function("document.querySelector('p.error')?.textContent === '沒有這局遊戲。'")
     page.click("main a[href='#/']")  # and the way back to the lobby

@@ -160,10 +160,11 @@ class Lobby {
     }
     const list = h("ul", { class: "game-list", id: "your-games" });
     for (const s of seats) {
-      list.append(h("li", {},
+      list.append(h("li", { dataset: { game: s.game } },
         h("a", { href: `#/play/${encodeURIComponent(s.game)}/${s.seat}/${encodeURIComponent(s.token)}` },
           `${t(`map.${s.map}`)} · ${s.game} · ${t("lobby.seat", { n: s.seat + 1 })} ${s.name || ""}`),
         s.invite ? h("span", { class: "tag" }, t("lobby.invite_tag")) : null,
+        h("span", { class: "game-status" }),
         h("button", { type: "button", class: "icon", "aria-label": t("lobby.forget"), onclick: () => { forgetSeat(s.game, s.seat); this.render(); } }, "✕")));
     }
     section.append(list);
@@ -181,6 +182,15 @@ class Lobby {
       return;
     }
     clear(box);
+    // your games among the recent ones: whether each is still going (a finished one can be replayed)
+    const byId = new Map(games.map((g) => [g.id, g]));
+    for (const li of document.querySelectorAll("#your-games li[data-game]")) {
+      const g = byId.get(li.dataset.game);
+      const slot = li.querySelector(".game-status");
+      if (!g || !slot) continue;
+      clear(slot).append(h("span", { class: "tag" }, t(`status.${g.status}`)));
+      if (g.status === "finished") slot.append(h("a", { href: `#/replay/${encodeURIComponent(g.id)}`, class: "button" }, t("lobby.replay")));
+    }
     if (!games.length) {
       box.append(h("p", { "data-i18n": "lobby.no_games" }));
       translateDom(box);
