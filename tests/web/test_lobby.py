@@ -100,8 +100,15 @@ def test_language_follows_the_browser_and_switches(browser: Any, server: Served)
         page.wait_for_selector("main[data-version]")
         assert page.evaluate("document.documentElement.lang") == "zh-Hant"
         assert page.locator("#draw-deck").inner_text().startswith("從牌堆抽一張")
+        page.locator("#confirm-toggle").check()  # a dialog open while the language changes is reworded
+        page.click("#keep-tickets")
+        assert page.locator("#dialog h2").inner_text() == "確認"
         page.select_option("#lang-select", "en")
         page.wait_for_function("document.documentElement.lang === 'en'")
+        assert page.locator("#dialog").is_visible() and page.locator("#dialog h2").inner_text() == "Confirm"
+        assert page.locator("#dialog p").inner_text().startswith("Keep ")
+        page.keyboard.press("Escape")
+        page.locator("#confirm-toggle").uncheck()
         assert page.locator('svg.board g.city[data-city="Kobenhavn"] text.city-name').text_content() == "Kobenhavn"
         assert page.locator("#turn").inner_text() == "Your turn: choose the destination tickets to keep."
     finally:

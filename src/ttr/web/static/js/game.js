@@ -81,7 +81,8 @@ class GameView {
       onRoute: (index) => this.onRoute(index),
       onCity: (name) => this.onCity(name),
     });
-    this.dialog = h("dialog", { class: "dialog", id: "dialog" });
+    this.dialog = h("dialog", { class: "dialog", id: "dialog", onclose: () => { if (!this.dialog.open) this.reopen = null; } });
+    this.reopen = null; // how to open the open dialog again (in another language)
     this.main.append(this.dialog);
     translateDom(this.main);
   }
@@ -178,7 +179,11 @@ class GameView {
       this.ws.send(JSON.stringify({ type: "action", version: this.state.version, id: entry.id }));
       this.renderControlsDisabled();
     };
-    if (document.getElementById("confirm-toggle").checked) this.confirm(actionText(entry.action), go);
+    if (document.getElementById("confirm-toggle").checked) {
+      const ask = () => this.confirm(actionText(entry.action), go);
+      ask();
+      this.reopen = ask;
+    }
     else go();
   }
 
@@ -193,6 +198,7 @@ class GameView {
     translateDom(this.main);
     this.board.relabel();
     if (this.state) this.render();
+    if (this.dialog.open && this.reopen) this.reopen(); // an open dialog is worded again, in the new language
   }
 
   // ---- helpers ----
@@ -624,6 +630,7 @@ class GameView {
   openClaim(index) {
     const options = this.claimsByRoute().get(index);
     if (!options) return;
+    this.reopen = () => this.openClaim(index);
     const r = this.board.routes[index];
     const content = h("div", {}, h("p", {}, this.board.describe(index)),
       r.tunnel ? h("p", { class: "note" }, t("claim.tunnel_note")) : null,
@@ -641,6 +648,7 @@ class GameView {
   openStation(cityName) {
     const groups = this.stationsByCity();
     if (!groups.size) return;
+    this.reopen = () => this.openStation(cityName);
     const cities = [...groups.keys()].sort((a, b) => city(a).localeCompare(city(b)));
     let chosenCity = cityName && groups.has(cityName) ? cityName : cities[0];
     const optionsBox = h("div");
