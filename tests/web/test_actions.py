@@ -157,9 +157,46 @@ def test_tunnel_paid_and_tunnel_given_up(page: Any, server: Served) -> None:
     raise AssertionError(f"no tunnel needed extra cards twice: {outcomes}")
 
 
+def focused(page: Any) -> str:
+    """The id of the element with the keyboard focus (its class if it has no id)."""
+    return str(page.evaluate("document.activeElement.id || document.activeElement.className"))
+
+
+def skip_to_actions(page: Any, first_tab: bool) -> None:
+    """Tab to "Skip to content" (the first Tab on the page, else focused), Enter, Tab to "Skip to your
+    actions", Enter."""
+    if first_tab:
+        page.keyboard.press("Tab")
+    else:
+        page.locator("a.skip").focus()
+    assert focused(page) == "skip"
+    page.keyboard.press("Enter")
+    assert focused(page) == "main" and "#/play/" in page.url  # the focus moved; the page's route stayed
+    page.keyboard.press("Tab")
+    assert focused(page) == "skip-actions" and page.locator("#skip-actions").is_visible()
+    page.keyboard.press("Enter")
+
+
 def test_keyboard_claim_and_confirm_step(page: Any, server: Served) -> None:
     start(page, server)
+    # skip links: the ticket choice of the setup is the action, then (on a main turn) the draw panel; one
+    # more Tab reaches a control there instead of crossing ~50 claimable routes and the route list
+    skip_to_actions(page, first_tab=True)
+    assert focused(page) == "action-panel"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#action-panel') && document.activeElement.type") == "checkbox"
     keep_setup(page)
+    skip_to_actions(page, first_tab=False)
+    assert focused(page) == "draw"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#draw') && document.activeElement.tagName") == "BUTTON"
+    # the second skip link: your tickets
+    page.locator("a.skip").focus()
+    for key in ("Enter", "Tab", "Tab"):
+        page.keyboard.press(key)
+    assert focused(page) == "skip-tickets"
+    page.keyboard.press("Enter")
+    assert focused(page) == "tickets"
     # the confirm step: the move waits for a yes
     page.locator("#confirm-toggle").check()
     page.locator("#draw-deck").focus()

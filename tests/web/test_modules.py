@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .conftest import Served
+from .conftest import ARTIFACTS, Served
 
 ROUTES = """[{index: 0, a: "Paris", b: "Bruxelles", length: 2}, {index: 1, a: "Bruxelles", b: "Amsterdam", length: 1},
              {index: 2, a: "Amsterdam", b: "Essen", length: 3}, {index: 3, a: "Paris", b: "Essen", length: 8},
@@ -83,3 +83,85 @@ def test_final_breakdown_with_a_tie_and_stations(page: Any, server: Served) -> N
         ["37", "37"],
         ["2 (+8)", "3 (+12)"],
     ]
+
+
+# A mid-game Europe board drawn by the page's Board: every player colour owns two routes of its own colour
+# (a blue player's blue route, ...) and two more; some routes are claimable, some were claimed since your
+# last move, one lies on a highlighted path (the European Express at the end), two stations.
+BOARD_SCENE = """async () => {
+    const { Board } = await import('/js/board.js');
+    const { PLAYERS } = await import('/js/colors.js');
+    const svg = await (await fetch('/api/maps/europe/board.svg')).text();
+    const main = document.getElementById('main');
+    main.replaceChildren();
+    const box = document.createElement('div');
+    box.className = 'board-box';
+    box.id = 'board';
+    main.append(box);
+    const board = new Board(box, svg, {});
+    const routes = board.routes.filter(Boolean);
+    const own = ['blue', 'red', 'green', 'yellow', 'black'];
+    const owners = new Map();
+    own.forEach((color, seat) => {
+        const free = (c) => routes.filter((r) => r.color === c && !owners.has(r.index));
+        for (const r of free(color).slice(0, 2)) owners.set(r.index, seat);
+        for (const r of free('gray').slice(seat * 2, seat * 2 + 2)) owners.set(r.index, seat);
+    });
+    const free = routes.filter((r) => !owners.has(r.index));
+    const claimable = new Set(free.filter((_, i) => i % 9 === 0).map((r) => r.index));
+    const bySeat = (seat) => [...owners].filter(([, s]) => s === seat).map(([i]) => i);
+    const recentRoutes = new Set([bySeat(1)[0], bySeat(4)[1]]);
+    const path = new Set([bySeat(0)[0], bySeat(0)[2]]);
+    const stations = new Map([['Berlin', 2], ['Roma', 3]]);
+    board.update({ owners, stations, claimable, path, recentRoutes, recentCities: new Set(['Roma']),
+                   names: ['Ana', 'Ben', 'Cai', 'Dee', 'Eve'] });
+    window.scene = { owners: [...owners], claimable: [...claimable], recent: [...recentRoutes],
+                     symbols: PLAYERS.map((p) => p.symbol), fills: PLAYERS.map((p) => p.fill) };
+    return window.scene;
+}"""
+
+
+def test_claimed_routes_stand_out_from_unclaimed_ones(page: Any, server: Served) -> None:
+    """A claimed space is a train piece (owner's colour, dark border, owner's symbol on a white disc); an
+    unclaimed one keeps its colour and letter, faded a little once routes are claimed (claimable ones are not
+    faded); the other overlays still show."""
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    scene = page.evaluate(BOARD_SCENE)
+    owners = dict(scene["owners"])
+    assert sorted(set(owners.values())) == [0, 1, 2, 3, 4] and len(owners) == 20
+    spaces = page.evaluate("""() => [...document.querySelectorAll('svg.board g.route')].map((g) => {
+        const id = Number(g.id.replace('route-', ''));
+        return [id, [...g.querySelectorAll('g.space')].map((sp) => {
+            const piece = sp.querySelector('.owner-piece');
+            const base = sp.querySelector(':scope > rect');
+            return {
+                piece: piece ? [piece.querySelector('rect').getAttribute('fill'),
+                                piece.querySelector('text').textContent,
+                                piece.querySelectorAll('circle.owner-disc').length,
+                                getComputedStyle(piece.querySelector('rect')).strokeWidth] : null,
+                opacity: getComputedStyle(base).fillOpacity,
+            };
+        })];
+    })""")
+    claimable = set(scene["claimable"])
+    recent = set(scene["recent"])
+    for index, route_spaces in spaces:
+        for space in route_spaces:
+            if index in owners:
+                seat = owners[index]
+                fill, symbol, discs, stroke = space["piece"]
+                assert (fill, symbol, discs) == (scene["fills"][seat], scene["symbols"][seat], 1), (index, space)
+                assert float(stroke.rstrip("px")) >= (1.5 if index in recent else 1.8)
+            else:
+                assert space["piece"] is None
+                assert space["opacity"] == ("1" if index in claimable else "0.6"), (index, space)
+    # the black band of what the others did since your last move, only around those routes
+    bands = page.evaluate("""() => [...document.querySelectorAll('svg.board g.route line.route-hit')]
+        .filter((l) => getComputedStyle(l).stroke === 'rgb(17, 17, 17)')
+        .map((l) => Number(l.parentNode.id.replace('route-', '')))""")
+    assert sorted(bands) == sorted(recent)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#board").screenshot(path=str(ARTIFACTS / "claimed-routes.png"))
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: the same board, smaller
+    page.locator("#board").screenshot(path=str(ARTIFACTS / "claimed-routes-phone.png"))

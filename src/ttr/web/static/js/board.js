@@ -179,13 +179,17 @@ export class Board {
         g.dataset.seat = String(owner);
         const style = playerStyle(owner);
         for (const space of g.querySelectorAll("g.space")) {
+          // a train piece: the whole space in the owner's colour, a thick dark border, and the owner's
+          // symbol on a white disc (an unclaimed space shows its colour's letter straight on the colour)
           const rect = space.querySelector("rect");
           const w = Number(rect.getAttribute("width"));
           const hgt = Number(rect.getAttribute("height"));
           const piece = svgEl("g", { class: "owner-piece" });
-          piece.append(svgEl("rect", { x: -w / 2 + 1, y: -hgt / 2 + 1, width: Math.max(1, w - 2), height: hgt - 2, rx: 2,
-            fill: style.fill, stroke: "#fff", "stroke-width": 1 }));
-          const mark = svgEl("text", { x: 0, y: 3, "font-size": 8, "text-anchor": "middle", fill: textOn(style.fill) });
+          piece.append(svgEl("rect", { x: -w / 2 - 0.5, y: -hgt / 2 - 0.5, width: w + 1, height: hgt + 1, rx: 2,
+            fill: style.fill, stroke: "#111", "stroke-width": 1.8 }));
+          piece.append(svgEl("circle", { class: "owner-disc", cx: 0, cy: 0, r: Math.min(4.2, w / 2), fill: "#fff",
+            stroke: "#111", "stroke-width": 0.6 }));
+          const mark = svgEl("text", { x: 0, y: 2.5, "font-size": 7, "text-anchor": "middle", fill: "#111" });
           mark.textContent = style.symbol;
           piece.append(mark);
           space.append(piece);
@@ -195,6 +199,7 @@ export class Board {
       }
       g.setAttribute("aria-label", this.describe(r.index));
     }
+    this.svg.classList.toggle("has-claims", state.owners.size > 0); // unclaimed routes fade a little
     for (const old of this.svg.querySelectorAll(".station-piece")) old.remove();
     for (const g of this.svg.querySelectorAll("g.city")) {
       const owner = state.stations.get(g.dataset.city);

@@ -73,6 +73,23 @@ class GameView {
       this.seat !== null ? this.hintButton : null,
       h("label", { class: "inline" }, confirmBox, h("span", { "data-i18n": "game.confirm" })),
       h("a", { class: "button", href: "#/", "data-i18n": "nav.lobby" }));
+    // skip links, first in the game's Tab order: past the board's claimable routes and the route list
+    // straight to the actions (the panel of a ticket choice or tunnel payment, else the draw panel)
+    this.drawBox.setAttribute("tabindex", "-1");
+    this.ticketsBox.setAttribute("tabindex", "-1");
+    this.actionBox.setAttribute("tabindex", "-1");
+    const skipTo = (target) => (ev) => {
+      ev.preventDefault(); // not a fragment: the fragment is the page's route
+      const el = target();
+      el.focus();
+      el.scrollIntoView({ block: "nearest" });
+    };
+    const actionsTarget = () => (!this.actionBox.hidden && this.actionBox.childElementCount ? this.actionBox : this.drawBox);
+    this.main.append(h("nav", { class: "skip-links", id: "skip-links", "data-i18n-aria": "nav.skips" },
+      h("a", { class: "skip-link", id: "skip-actions", href: "#draw", "data-i18n": "nav.skip_actions",
+        onclick: skipTo(actionsTarget) }),
+      this.seat !== null ? h("a", { class: "skip-link", id: "skip-tickets", href: "#tickets",
+        "data-i18n": "nav.skip_tickets", onclick: skipTo(() => this.ticketsBox) }) : null));
     this.main.append(h("div", { class: "game" },
       h("div", { class: "board-col" }, this.turnBox, this.finalRoundBox, this.lastBox, this.errorBox, this.actionBox, this.boardBox, this.routeList),
       h("div", { class: "side-col" }, tools, this.hintBox, this.finalBox, this.playersBox, this.drawBox,

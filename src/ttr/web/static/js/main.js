@@ -35,6 +35,11 @@ async function boot() {
     select.value = currentLang();
     if (current && current.relabel) current.relabel();
   });
+  // "Skip to content" moves the focus; following its #main would replace the page's route (the fragment)
+  document.querySelector("a.skip").addEventListener("click", (ev) => {
+    ev.preventDefault();
+    document.getElementById("main").focus();
+  });
   window.addEventListener("hashchange", route);
   await route();
 }
