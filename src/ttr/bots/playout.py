@@ -7,14 +7,11 @@ decision would cost most of the time, so each seat's greedy bot reads the game d
 
 from __future__ import annotations
 
+from ttr.bots.base import legal_actions
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.planning import Board, map_index
-from ttr.engine import Action, Game
-from ttr.engine import actions as A
+from ttr.engine import Game
 from ttr.maps import GameMap
-
-_STATIC = frozenset((A.DRAW_DECK, A.DRAW_FACE_UP, A.DRAW_TICKETS, A.CLAIM, A.ABANDON_TUNNEL, A.BUILD_STATION,
-                     A.PASS))
 
 
 class GreedyPlayout:
@@ -24,23 +21,12 @@ class GreedyPlayout:
         """Greedy bots for seats 0..n-1 of `game_map`, seeded with `seed`."""
         self.ix = map_index(game_map)
         self.bots = [GreedyBot(game_map, s, seed) for s in range(n)]
-        self._decoded: dict[int, Action] = {}
 
     def choose_id(self, game: Game) -> int:
         """The catalogue id greedy plays for the seat to move in `game`."""
-        ids = game.legal_ids()
+        ids, legal = legal_actions(game)
         if len(ids) == 1:
             return ids[0]
-        cache = self._decoded
-        kind = game.cat.kind
-        legal = []
-        for aid in ids:
-            action = cache.get(aid)
-            if action is None:
-                action = game.decode(aid)
-                if kind[aid] in _STATIC:
-                    cache[aid] = action
-            legal.append(action)
         seat = game.current
         action = self.bots[seat].decide(Board.from_game(self.ix, game, seat), legal, ids)
         for aid, a in zip(ids, legal, strict=True):

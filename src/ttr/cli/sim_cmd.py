@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from ttr.cli.tournament_cmd import _check
+from ttr.cli.tournament_cmd import _check, bots_to_play
 from ttr.errors import TTRError
 from ttr.maps import BUILTIN_MAPS
 from ttr.sim.simulate import Runner
@@ -69,13 +69,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     from ttr.sim.rows import have_pyarrow
     from ttr.sim.simulate import run_local
 
-    bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
-    if not bots:
-        raise TTRError("--bots: name at least one bot")
-    if args.games < 1:
-        raise TTRError("--games must be at least 1")
-    if args.time_per_move <= 0:
-        raise TTRError("--time-per-move must be positive")
+    bots = bots_to_play(args)
     fmt = args.format or ("parquet" if have_pyarrow() else "csv")
     if fmt == "parquet" and not have_pyarrow():
         raise TTRError("--format parquet needs pyarrow (pip install 'ttr[sim]'), or use --format csv")

@@ -35,8 +35,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=run_tournament_cmd)
 
 
-def run_tournament_cmd(args: argparse.Namespace) -> int:
-    """Run the tournament with a progress bar (on stderr), then print the standings or the JSON."""
+def bots_to_play(args: argparse.Namespace) -> tuple[str, ...]:
+    """The `--bots` names, after checking `--bots`, `--games` and `--time-per-move` (tournament, simulate)."""
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     if not bots:
         raise TTRError("--bots: name at least one bot")
@@ -44,6 +44,12 @@ def run_tournament_cmd(args: argparse.Namespace) -> int:
         raise TTRError("--games must be at least 1")
     if args.time_per_move <= 0:
         raise TTRError("--time-per-move must be positive")
+    return bots
+
+
+def run_tournament_cmd(args: argparse.Namespace) -> int:
+    """Run the tournament with a progress bar (on stderr), then print the standings or the JSON."""
+    bots = bots_to_play(args)
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     config = TournamentConfig(args.map, args.players, bots, args.games, args.seed, jobs, args.time_per_move,
                               args.records)

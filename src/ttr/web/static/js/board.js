@@ -129,6 +129,20 @@ export class Board {
     for (const r of this.routes) if (r) this.routeGroup(r.index).setAttribute("aria-label", this.describe(r.index));
   }
 
+  /** Who holds what in a view: route index -> seat, and station city -> seat. */
+  holdings(view) {
+    const owners = new Map();
+    const stations = new Map();
+    view.players.forEach((p, seat) => {
+      for (const name of p.routes || []) {
+        const r = this.byName.get(name);
+        if (r) owners.set(r.index, seat);
+      }
+      for (const c of p.station_cities || []) stations.set(c, seat);
+    });
+    return { owners, stations };
+  }
+
   /** A route in words: cities, length, colour, kind, owner or whether you can claim it. */
   describe(index) {
     const r = this.routes[index];

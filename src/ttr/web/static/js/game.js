@@ -372,15 +372,7 @@ class GameView {
 
   boardState(extraPath) {
     const v = this.state.view;
-    const owners = new Map();
-    const stations = new Map();
-    v.players.forEach((p, seat) => {
-      for (const name of p.routes || []) {
-        const r = this.board.byName.get(name);
-        if (r) owners.set(r.index, seat);
-      }
-      for (const c of p.station_cities || []) stations.set(c, seat);
-    });
+    const { owners, stations } = this.board.holdings(v);
     const claimable = this.myTurn() ? new Set(this.claimsByRoute().keys()) : new Set();
     const stationCities = this.myTurn() ? new Set(this.stationsByCity().keys()) : new Set();
     let path = extraPath || new Set();

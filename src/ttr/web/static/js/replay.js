@@ -84,15 +84,7 @@ class ReplayView {
     const last = this.data.last ? logText({ ...(this.data.last.action || {}), player: this.data.last.seat }, names) : t("replay.start");
     this.status.textContent = `${t("replay.step", { step: this.step, steps: this.steps })} · ${last}`;
     announce(this.status.textContent);
-    const owners = new Map();
-    const stations = new Map();
-    v.players.forEach((p, seat) => {
-      for (const n of p.routes || []) {
-        const r = this.board.byName.get(n);
-        if (r) owners.set(r.index, seat);
-      }
-      for (const c of p.station_cities || []) stations.set(c, seat);
-    });
+    const { owners, stations } = this.board.holdings(v);
     const path = v.final ? expressPaths(v, this.board).all : new Set();
     const lastAction = (this.data.last && this.data.last.action) || {};
     const lastRoute = lastAction.action === "claim_route" ? this.board.byName.get(lastAction.route) : null;
