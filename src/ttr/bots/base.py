@@ -63,18 +63,14 @@ class BaseBot:
 
 
 # Actions whose decoding depends only on the id (not on the tickets offered or the tunnel's colour).
-_STATIC_KINDS = frozenset((A.DRAW_DECK, A.DRAW_FACE_UP, A.DRAW_TICKETS, A.CLAIM, A.ABANDON_TUNNEL,
-                           A.BUILD_STATION, A.PASS))
-_DECODED: dict[int, tuple[GameMap, dict[int, Action]]] = {}
+STATIC_KINDS = frozenset((A.DRAW_DECK, A.DRAW_FACE_UP, A.DRAW_TICKETS, A.CLAIM, A.ABANDON_TUNNEL,
+                          A.BUILD_STATION, A.PASS))
 
 
 def legal_actions(game: Game) -> tuple[list[int], list[Action]]:
     """`game.legal_ids()` and the same actions as `Action` values (equal to `game.legal_actions()`),
     decoded once per map and id where the id alone fixes the action."""
-    entry = _DECODED.get(id(game.map))
-    if entry is None or entry[0] is not game.map:
-        entry = _DECODED[id(game.map)] = (game.map, {})
-    cache = entry[1]
+    cache: dict[int, Action] = game.map.engine_cache.setdefault("bots.decoded_actions", {})
     kinds = game.cat.kind
     ids = game.legal_ids()
     out = []
@@ -82,7 +78,7 @@ def legal_actions(game: Game) -> tuple[list[int], list[Action]]:
         action = cache.get(aid)
         if action is None:
             action = game.decode(aid)
-            if kinds[aid] in _STATIC_KINDS:
+            if kinds[aid] in STATIC_KINDS:
                 cache[aid] = action
         out.append(action)
     return ids, out

@@ -35,13 +35,10 @@ class Tables:
     ticket_points: tuple[int, ...]
 
 
-_TABLES: dict[int, Tables] = {}
-
-
 def tables(game_map: GameMap) -> Tables:
-    """The (cached) tables of a map."""
-    t = _TABLES.get(id(game_map))
-    if t is None or t.game_map is not game_map:
+    """The tables of a map, built once and kept with the map."""
+    t: Tables | None = game_map.engine_cache.get("bots.mcts_tables")
+    if t is None:
         ci = game_map.city_index
         adj: list[list[tuple[int, int]]] = [[] for _ in game_map.cities]
         for r in game_map.routes:
@@ -54,7 +51,7 @@ def tables(game_map: GameMap) -> Tables:
             tuple(-1 if r.color == "gray" else game_map.colors.index(r.color) for r in game_map.routes),
             tuple(ci[x.a] for x in game_map.tickets), tuple(ci[x.b] for x in game_map.tickets),
             tuple(x.points for x in game_map.tickets))
-        _TABLES[id(game_map)] = t
+        game_map.engine_cache["bots.mcts_tables"] = t
     return t
 
 

@@ -62,13 +62,10 @@ class MapIndex:
         return self.game_map.tickets[t].name
 
 
-_INDEXES: dict[int, MapIndex] = {}
-
-
 def map_index(game_map: GameMap) -> MapIndex:
-    """The (cached) `MapIndex` of a map."""
-    found = _INDEXES.get(id(game_map))
-    if found is not None and found.game_map is game_map:
+    """The `MapIndex` of a map, built once and kept with the map."""
+    found: MapIndex | None = game_map.engine_cache.get("bots.map_index")
+    if found is not None:
         return found
     m = game_map
     city = m.city_index
@@ -102,7 +99,7 @@ def map_index(game_map: GameMap) -> MapIndex:
         ticket_points=tuple(t.points for t in m.tickets), ticket_long=tuple(t.long for t in m.tickets),
         routes_by_length=tuple(sorted(range(len(m.routes)), key=lambda r: (-lengths[r], r))),
     )
-    _INDEXES[id(game_map)] = ix
+    game_map.engine_cache["bots.map_index"] = ix
     return ix
 
 

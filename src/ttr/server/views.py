@@ -10,9 +10,8 @@ import json
 import time
 from typing import Any
 
-from ttr.bots.base import legal_actions
-from ttr.engine import Action, Catalogue, Game, final_score, public_view, seat_view
-from ttr.engine import actions as A
+from ttr.bots.base import STATIC_KINDS, legal_actions
+from ttr.engine import Action, FinalScore, Game, final_score, public_view, seat_view
 from ttr.server.store import GameInfo
 
 
@@ -36,39 +35,32 @@ def final_json(game: Game) -> dict[str, Any]:
         entry["seat"] = seat
         entry["longest_path_routes"] = list(score.longest_path_routes)
         entry["attraction_cities"] = list(score.attraction_cities)
-    out["winner_seats"] = [i for i, p in enumerate(fs.players) if p.name in fs.winners]
+    out["winner_seats"] = _winner_seats(fs)
     out["decided_by"] = fs.decided_by
     return out
 
 
 def winner_seats(game: Game) -> list[int]:
     """The seats of the winners of a finished game."""
-    fs = final_score(game)
+    return _winner_seats(final_score(game))
+
+
+def _winner_seats(fs: FinalScore) -> list[int]:
     return [i for i, p in enumerate(fs.players) if p.name in fs.winners]
-
-
-# Kinds whose action is fixed by its id alone (not by the tickets on offer or the tunnel being paid).
-_FIXED_KINDS = frozenset((A.DRAW_DECK, A.DRAW_FACE_UP, A.DRAW_TICKETS, A.CLAIM, A.ABANDON_TUNNEL, A.BUILD_STATION,
-                          A.PASS))
-_ENTRY_JSON: dict[int, tuple[Catalogue, dict[int, str]]] = {}
 
 
 def legal_json(game: Game) -> tuple[list[int], list[Action], str]:
     """The legal ids, the same as `Action`s, and the protocol's `legal` list (`[{id, text, action}]`) as
     JSON text; the entry of an id that alone fixes its action is encoded once per map."""
     ids, actions = legal_actions(game)
-    cat = game.cat
-    cached = _ENTRY_JSON.get(id(cat))
-    if cached is None or cached[0] is not cat:
-        cached = _ENTRY_JSON[id(cat)] = (cat, {})
-    known = cached[1]
-    kinds = cat.kind
+    known: dict[int, str] = game.map.engine_cache.setdefault("server.legal_entry_json", {})
+    kinds = game.cat.kind
     parts = []
     for aid, action in zip(ids, actions, strict=True):
         text = known.get(aid)
         if text is None:
             text = json.dumps({"id": aid, "text": str(action), "action": action.to_json()})
-            if kinds[aid] in _FIXED_KINDS:
+            if kinds[aid] in STATIC_KINDS:
                 known[aid] = text
         parts.append(text)
     return ids, actions, "[" + ",".join(parts) + "]"
