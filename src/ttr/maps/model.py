@@ -111,6 +111,7 @@ class GameMap:
     # where each city sits on the drawn board (by city index), in board units; () when drawn from lat/lon
     board: tuple[tuple[float, float], ...] = ()
     origin: str = field(default="", compare=False)  # how it was loaded: a shipped name or a file path
+    # values derived from this map, built once by whoever needs them (the catalogue, bot indexes, ...)
     engine_cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     city_index: dict[str, int] = field(init=False, repr=False, compare=False)
     route_index: dict[str, int] = field(init=False, repr=False, compare=False)
