@@ -27,8 +27,9 @@ from ttr.bots.planning import (
     route_missing,
     sort_options,
     station_completion,
+    trail_length,
 )
-from ttr.engine import Action, longest_trail
+from ttr.engine import Action
 from ttr.engine.scoring import UnionFind
 from ttr.maps import GameMap
 
@@ -65,6 +66,7 @@ class GreedyBot(BaseBot):
         self._trail_key: tuple[int, ...] | None = None
         self._trail_cache: dict[int, int] = {}
         self._my_routes: list[int] = []
+        self._my_cities: set[int] = set()
         self._my_trail = 0
         self._best_other = 0
         self._plan = Plan()
@@ -82,15 +84,19 @@ class GreedyBot(BaseBot):
         faster); `choose` reads the view into a `Board`, search reads a sampled game (`Board.from_game`)."""
         if len(legal) == 1:
             return legal[0]
-        opts = sort_options(self.ix, legal, ids)
+        return self.decide_options(board, sort_options(self.ix, legal, ids), legal[0])
+
+    def decide_options(self, board: Board, opts: Options, first: Action) -> Action:
+        """`decide` on legal actions already sorted (more than one; `first` is the first of them, played
+        when nothing else fits); search playouts sort them with `planning.game_options`."""
         if opts.keeps:
             return self._keep_tickets(board, opts)
         if opts.pays or opts.abandon:
-            return self._tunnel(board, opts) or legal[0]
+            return self._tunnel(board, opts) or first
         plan = self._current_plan(board)
         if board.phase == "second_card":
-            return self._draw(board, plan, opts, first=False) or legal[0]
-        return self._main(board, plan, opts) or legal[0]
+            return self._draw(board, plan, opts, first=False) or first
+        return self._main(board, plan, opts) or first
 
     # ------------------------------------------------------------------ plans
 
@@ -292,16 +298,18 @@ class GreedyBot(BaseBot):
                 if o >= 0:
                     owned[o].append(route)
             self._my_routes = owned[board.seat]
-            self._my_trail = longest_trail(self.game_map, owned[board.seat])[0]
-            self._best_other = max((longest_trail(self.game_map, owned[p])[0] for p in range(board.n)
-                                    if p != board.seat), default=0)
+            ix = self.ix
+            self._my_trail = trail_length(ix, owned[board.seat])
+            self._best_other = max((trail_length(ix, owned[p]) for p in range(board.n) if p != board.seat),
+                                   default=0)
+            self._my_cities = {ix.route_a[x] for x in self._my_routes} | {ix.route_b[x] for x in self._my_routes}
         ix = self.ix
-        cities = {ix.route_a[x] for x in self._my_routes} | {ix.route_b[x] for x in self._my_routes}
+        cities = self._my_cities
         if ix.route_a[r] not in cities and ix.route_b[r] not in cities:
             return 0.0
         new = self._trail_cache.get(r)
         if new is None:
-            new = self._trail_cache[r] = longest_trail(self.game_map, [*self._my_routes, r])[0]
+            new = self._trail_cache[r] = trail_length(ix, [*self._my_routes, r])
         gain = self.express_weight * (new - self._my_trail)
         if self._my_trail <= self._best_other < new:
             gain += bonus
@@ -331,9 +339,9 @@ class GreedyBot(BaseBot):
 
     def _station(self, board: Board, plan: Plan, opts: Options, force: bool = False) -> Action | None:
         """A station that completes a ticket now (worth more than the 4 points an unbuilt station keeps)."""
-        if not opts.stations or not board.tickets:
+        if not board.tickets or (not force and not plan.borrows and not plan.dropped):
             return None
-        if not force and not plan.borrows and not plan.dropped:
+        if not opts.stations:  # read last: search playouts decode the stations only here
             return None
         ix = self.ix
         uf = network(board)

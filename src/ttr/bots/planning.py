@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
 from collections.abc import Sequence
@@ -19,8 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ttr.engine import Action, Game
+from ttr.engine.actions import BUILD_STATION, DRAW_DECK, DRAW_FACE_UP, DRAW_TICKETS
 from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, PHASE_NAMES, TUNNEL
-from ttr.engine.scoring import UnionFind
+from ttr.engine.scoring import UnionFind, longest_trail
 from ttr.maps import GameMap
 
 INF = float("inf")
@@ -52,6 +54,9 @@ class MapIndex:
     routes_by_length: tuple[int, ...]  # longest first, then map order
     parsed: dict[Action, tuple[int, int, int, int]] = field(default_factory=dict, compare=False)  # see sort_options
     by_id: dict[int, tuple[int, int, Any]] = field(default_factory=dict, compare=False)  # see sort_options
+    static: list[Any] = field(default_factory=list, compare=False)  # see game_options: id -> decoded entry
+    static_ids: dict[Action, int] = field(default_factory=dict, compare=False)  # see game_options: action -> id
+    trails: dict[frozenset[int], int] = field(default_factory=dict, compare=False)  # see trail_length
 
     def route_name(self, r: int) -> str:
         """The record name of route `r`."""
@@ -242,10 +247,11 @@ class StationOption:
 
 @dataclass(slots=True)
 class Options:
-    """The legal actions sorted by kind (see `sort_options`)."""
+    """The legal actions sorted by kind (see `sort_options`; `game_options` decodes the stations only when
+    `stations` is first read)."""
 
     claims: dict[int, list[ClaimOption]] = field(default_factory=dict)  # route -> its card sets
-    stations: dict[int, list[StationOption]] = field(default_factory=dict)  # city -> card sets
+    station_map: dict[int, list[StationOption]] = field(default_factory=dict)  # city -> card sets (`stations`)
     draw_deck: Action | None = None
     face_up: dict[int, Action] = field(default_factory=dict)  # card index -> draw it face up
     draw_tickets: Action | None = None
@@ -253,6 +259,24 @@ class Options:
     pays: list[tuple[int, Action]] = field(default_factory=list)  # (wilds used, action)
     abandon: Action | None = None
     pass_: Action | None = None
+    pending_stations: tuple[MapIndex, Game, list[int]] | None = None  # station ids not decoded yet (`game_options`)
+
+    @property
+    def stations(self) -> dict[int, list[StationOption]]:
+        """The legal stations: city -> its card sets (in id order)."""
+        if self.pending_stations is not None:
+            ix, game, ids = self.pending_stations
+            self.pending_stations = None
+            table = ix.static
+            out = self.station_map
+            for aid in ids:
+                option = table[aid] or _static_entry(ix, game, aid)
+                found = out.get(option.city)
+                if found is None:
+                    out[option.city] = [option]
+                else:
+                    found.append(option)
+        return self.station_map
 
 
 def _split(ix: MapIndex, cards: tuple[tuple[str, int], ...]) -> tuple[int, int]:
@@ -315,7 +339,7 @@ def sort_options(ix: MapIndex, legal: list[Action], ids: list[int] | None = None
         elif code == _DECK:
             opts.draw_deck = action
         elif code == _STATION:
-            opts.stations.setdefault(what, []).append(StationOption(action, what, colour, wilds))
+            opts.station_map.setdefault(what, []).append(StationOption(action, what, colour, wilds))
         elif code == _KEEP:
             opts.keeps.append((tuple(ix.game_map.ticket_index[t] for t in action.tickets), action))
         elif code == _PAY:
@@ -357,7 +381,7 @@ def _sort_ids(ix: MapIndex, legal: list[Action], ids: list[int]) -> Options:
         elif code == _DECK:
             opts.draw_deck = action
         elif code == _STATION:
-            opts.stations.setdefault(what, []).append(item)
+            opts.station_map.setdefault(what, []).append(item)
         elif code == _KEEP:
             opts.keeps.append((tuple(ix.game_map.ticket_index[t] for t in action.tickets), action))
         elif code == _PAY:
@@ -369,6 +393,102 @@ def _sort_ids(ix: MapIndex, legal: list[Action], ids: list[int]) -> Options:
         else:
             opts.pass_ = action
     return opts
+
+
+def _static_entry(ix: MapIndex, game: Game, aid: int) -> Any:
+    """The cached decoding of a static action id (see `game_options`): a `ClaimOption`, a `StationOption`,
+    or the `Action` itself for draws, ticket draws, abandons and passes."""
+    table = ix.static
+    entry = table[aid]
+    if entry is None:
+        action = game.decode(aid)
+        code, what, colour, wilds = _parse(ix, action)
+        if code == _CLAIM:
+            entry = ClaimOption(action, what, colour, wilds)
+        elif code == _STATION:
+            entry = StationOption(action, what, colour, wilds)
+        else:
+            entry = action
+        table[aid] = entry
+        ix.static_ids[action] = aid
+    return entry
+
+
+def static_action(ix: MapIndex, game: Game, aid: int) -> Action:
+    """The `Action` of a static action id (any kind but ticket keeps and tunnel payments), decoded once per map."""
+    if not ix.static:
+        ix.static.extend([None] * len(game.cat))
+    entry = _static_entry(ix, game, aid)
+    return entry if isinstance(entry, Action) else entry.action
+
+
+def static_id(ix: MapIndex, action: Action) -> int | None:
+    """The catalogue id of an action `static_action` or `game_options` decoded, or None."""
+    return ix.static_ids.get(action)
+
+
+def game_options(ix: MapIndex, game: Game, ids: list[int]) -> Options:
+    """`sort_options` of the legal ids `ids` (ascending, as `legal_ids` gives them) of `game` in a main turn
+    or on the second card (every action static), without decoding the whole list: draws and claims are
+    cached per id and the stations are decoded only when `Options.stations` is read (search playouts;
+    most turns never look at them)."""
+    table = ix.static
+    if not table:
+        table.extend([None] * len(game.cat))
+    cat = game.cat
+    kind = cat.kind
+    opts = Options()
+    first_claim = cat.claim_base[0] if cat.claim_base else len(cat)
+    after_claims = cat.claim_all_wild[-1] + 1 if cat.claim_all_wild else len(cat)
+    n = len(ids)
+    i = 0
+    while i < n and ids[i] < first_claim:
+        aid = ids[i]
+        action = table[aid] or _static_entry(ix, game, aid)
+        k = kind[aid]
+        if k == DRAW_FACE_UP:
+            opts.face_up[cat.b[aid]] = action
+        elif k == DRAW_DECK:
+            opts.draw_deck = action
+        elif k == DRAW_TICKETS:
+            opts.draw_tickets = action
+        else:
+            raise ValueError(f"game_options: action {aid} ({action}) is not static")
+        i += 1
+    j = bisect.bisect_left(ids, after_claims, i)
+    claims = opts.claims
+    for aid in ids[i:j]:
+        option = table[aid] or _static_entry(ix, game, aid)
+        found = claims.get(option.route)
+        if found is None:
+            claims[option.route] = [option]
+        else:
+            found.append(option)
+    if j < n and ids[-1] == cat.pass_:
+        opts.pass_ = table[cat.pass_] or _static_entry(ix, game, cat.pass_)
+        n -= 1
+    if j < n:
+        rest = ids[j:n]
+        if kind[rest[0]] != BUILD_STATION or kind[rest[-1]] != BUILD_STATION:  # sorted: stations are one block
+            raise ValueError(f"game_options: actions {rest} are not all stations")
+        opts.pending_stations = (ix, game, rest)
+    return opts
+
+
+TRAIL_CACHE_SIZE = 200_000  # route sets whose longest trail `trail_length` keeps per map (then it starts over)
+
+
+def trail_length(ix: MapIndex, routes: list[int]) -> int:
+    """`longest_trail(map, routes)[0]`, the length in trains of the longest trail over a set of routes,
+    remembered per map and route set (search plays the same networks again and again)."""
+    key = frozenset(routes)
+    cache = ix.trails
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= TRAIL_CACHE_SIZE:
+            cache.clear()
+        found = cache[key] = longest_trail(ix.game_map, routes)[0]
+    return found
 
 
 # ---------------------------------------------------------------------- networks and tickets

@@ -2,15 +2,19 @@
 
 Search (`ttr.bots.mcts`) plays many games forward from sampled positions. Reading a seat view for every
 decision would cost most of the time, so each seat's greedy bot reads the game directly
-(`Board.from_game`, the same `Board` its view would give) and answers with the legal actions' ids.
+(`Board.from_game`, the same `Board` its view would give) and answers with the legal actions' ids. In main
+turns and on the second card every legal action is static (its id alone fixes it), so the ids are sorted
+into `Options` directly (`planning.game_options`: cached per id, stations decoded only if greedy looks at
+them) instead of decoding the whole legal list; ticket choices and tunnels take the general path.
 """
 
 from __future__ import annotations
 
 from ttr.bots.base import legal_actions
 from ttr.bots.greedy import GreedyBot
-from ttr.bots.planning import Board, map_index
+from ttr.bots.planning import Board, game_options, map_index, static_action, static_id
 from ttr.engine import Game
+from ttr.engine.game import MAIN, SECOND_CARD
 from ttr.maps import GameMap
 
 
@@ -24,6 +28,20 @@ class GreedyPlayout:
 
     def choose_id(self, game: Game) -> int:
         """The catalogue id greedy plays for the seat to move in `game`."""
+        phase = game.phase
+        if phase in (MAIN, SECOND_CARD):
+            ids = game.legal_ids()
+            if len(ids) == 1:
+                return ids[0]
+            ix = self.ix
+            seat = game.current
+            opts = game_options(ix, game, ids)
+            action = self.bots[seat].decide_options(Board.from_game(ix, game, seat), opts,
+                                                    static_action(ix, game, ids[0]))
+            aid = static_id(ix, action)
+            if aid is None:  # every option game_options gives is static
+                raise RuntimeError(f"greedy chose {action}, which game_options did not offer")
+            return aid
         ids, legal = legal_actions(game)
         if len(ids) == 1:
             return ids[0]
