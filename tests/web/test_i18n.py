@@ -46,6 +46,7 @@ def family_keys() -> set[str]:
     for name in BUILTIN_MAPS:
         m = load_map(name)
         keys.add(f"map.{name}")
+        keys.add(f"board.title.{name}")  # the board's own title, in the page's language
         keys.update(f"color.{c}" for c in m.card_names)
         keys.update(f"final.tiebreak.{tb}" for tb in m.rules.tiebreaks)
     keys.update(f"level.{lv}" for lv in ("easy", "medium", "hard", "expert", "random", "greedy"))

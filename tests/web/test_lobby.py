@@ -90,9 +90,12 @@ def test_language_follows_the_browser_and_switches(browser: Any, server: Served)
         assert page.locator("#turn").inner_text() == "轮到你：选择要保留的任务牌。"
         assert page.locator('svg.board g.city[data-city="Kobenhavn"] text.city-name').text_content() == "哥本哈根"
         assert page.locator("#lang-select").input_value() == "zh-Hans"
+        title = page.locator("svg.board text.map-title")  # the board's own title follows the language too
+        assert title.text_content() == "铁路环游：欧洲（Days of Wonder，2005）"
         shot(page, "game-zh-Hans")
         page.select_option("#lang-select", "zh-Hant")
         page.wait_for_function("document.documentElement.lang === 'zh-Hant'")
+        assert title.text_content() == "鐵路環遊：歐洲（Days of Wonder，2005）"
         assert page.locator("#turn").inner_text() == "輪到你：選擇要保留的任務牌。"
         assert page.locator('svg.board g.city[data-city="Erzurum"] text.city-name').text_content() == "埃爾祖倫"
         assert "雙線道" in page.locator('svg.board g.route.double').first.get_attribute("aria-label")
@@ -110,6 +113,7 @@ def test_language_follows_the_browser_and_switches(browser: Any, server: Served)
         page.keyboard.press("Escape")
         page.locator("#confirm-toggle").uncheck()
         assert page.locator('svg.board g.city[data-city="Kobenhavn"] text.city-name').text_content() == "Kobenhavn"
+        assert title.text_content() == "Ticket to Ride: Europe (Days of Wonder, 2005)"
         assert page.locator("#turn").inner_text() == "Your turn: choose the destination tickets to keep."
     finally:
         context.close()

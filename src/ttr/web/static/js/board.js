@@ -1,6 +1,6 @@
 // The board: the server's SVG (ttr.maps.render) made live: city names translated, claimed routes in
 // their owner's colour and symbol, stations, claimable routes highlighted, details on hover, focus or tap.
-import { city, colorName, t, pairName } from "./i18n.js";
+import { city, colorName, t, tOr, pairName } from "./i18n.js";
 import { playerStyle, textOn } from "./colors.js";
 import { h } from "./dom.js";
 
@@ -60,6 +60,8 @@ export class Board {
     this.svg.classList.add("board");
     this.svg.setAttribute("role", "group");
     this.wrap.append(this.svg);
+    const heading = this.svg.querySelector("text.map-title");
+    this.mapTitle = heading ? heading.textContent : ""; // the map's own title: the fallback for a map the page does not know
     this.routes = routeFacts(this.svg);
     this.byName = new Map(this.routes.filter(Boolean).map((r) => [r.name, r]));
     this.state = { owners: new Map(), stations: new Map(), claimable: new Set(), path: new Set(), names: [] };
@@ -117,8 +119,13 @@ export class Board {
     });
   }
 
-  /** Put city names and route labels in the current language. */
+  /** Put the board's title, city names and route labels in the current language. */
   relabel() {
+    const title = tOr(`board.title.${this.svg.dataset.map}`, this.mapTitle);
+    const heading = this.svg.querySelector("text.map-title");
+    if (heading) heading.textContent = title;
+    const tooltip = this.svg.querySelector(":scope > title");
+    if (tooltip) tooltip.textContent = title;
     this.zoomBar.querySelector(".zoom-in").setAttribute("aria-label", t("board.zoom_in"));
     this.zoomBar.querySelector(".zoom-out").setAttribute("aria-label", t("board.zoom_out"));
     for (const g of this.svg.querySelectorAll("g.city")) {
