@@ -126,3 +126,90 @@ def test_a_finished_game_cannot_be_sampled() -> None:
         game.apply_id(ids[rng.randrange(len(ids))])
     with pytest.raises(ValueError, match="over"):
         determinize(game_map, seat_view(game, 0), rng)
+
+
+def _keep_first_only(game: Game) -> None:
+    """Keep only the first ticket offered (or the fewest the rules allow) and play on."""
+    keeps = [a for a in game.legal_actions() if a.kind == "keep_tickets"]
+    game.apply(min(keeps, key=lambda a: len(a.tickets)))
+
+
+def test_tickets_the_seat_gave_back_at_setup_stay_out_of_the_game_in_europe() -> None:
+    """E-SETUP-5: returned at setup means out of the game, so no sample deals them to anyone."""
+    game_map = load_map("europe")
+    game = Game.new(game_map, 3, seed=11)
+    offered = [game_map.tickets[t].name for t in game.offered]
+    _keep_first_only(game)
+    view = seat_view(game, 0)
+    returned = view["log"][0]["returned"]
+    assert returned and set(returned) <= set(offered)
+    assert "returned" not in seat_view(game, 1)["log"][0]  # the others see a count only
+    boxed = {game_map.ticket(t).index for t in returned}
+    rng = random.Random(3)
+    while game.phase == CHOOSE_SETUP:
+        _keep_first_only(game)
+    for _ in range(200):
+        sample = InfoSet(game_map, seat_view(game, 0)).sample(rng)
+        placed = {t for ts in sample.tickets for t in ts} | set(sample.ticket_deck)
+        assert not boxed & placed
+
+
+def test_tickets_the_seat_gave_back_lie_at_the_bottom_of_the_deck_until_drawn() -> None:
+    """E-TICK-2 / N-TICK-1: the seat knows where its returned tickets are; no sample moves them."""
+    game_map = load_map("new_york")
+    game = Game.new(game_map, 2, seed=4)
+    while game.phase == CHOOSE_SETUP:
+        _keep_first_only(game)
+    game.apply(Action("draw_tickets"))
+    assert game.current == 0 or game.phase == CHOOSE_TICKETS
+    seat = game.current
+    _keep_first_only(game)
+    returned = seat_view(game, seat)["log"][-1]["returned"]
+    ids = [game_map.ticket(t).index for t in returned]
+    assert game.ticket_deck[-len(ids):] == ids
+    rng = random.Random(5)
+    for _ in range(100):
+        sample = InfoSet(game_map, seat_view(game, seat)).sample(rng)
+        assert sample.ticket_deck[-len(ids):] == ids
+        assert not set(ids) & {t for ts in sample.tickets for t in ts}
+    # The other seat draws tickets until it reaches them: then they may be anywhere unseen.
+    other = 1 - seat
+    while min(game.ticket_deck.index(t) for t in ids) >= game_map.rules.draw_tickets:
+        if game.current != other:
+            game.apply(Action("draw_card", source="deck"))
+            game.apply(Action("draw_card", source="deck"))
+            continue
+        game.apply(Action("draw_tickets"))
+        _keep_first_only(game)
+    if game.current != other:
+        game.apply(Action("draw_card", source="deck"))
+        game.apply(Action("draw_card", source="deck"))
+    game.apply(Action("draw_tickets"))  # the other seat's offer reaches the returned tickets
+    view = seat_view(game, seat)
+    held: Counter[int] = Counter()
+    for _ in range(300):
+        sample = InfoSet(game_map, view).sample(rng)
+        held.update(t for t in ids if t in sample.offered)
+    reached = [t for t in ids if t in game.offered]
+    assert reached and all(held[t] == 300 for t in reached)  # known: the seat saw where they went
+
+
+def test_weights_make_a_ticket_likelier_without_breaking_the_view() -> None:
+    """A belief about another seat's tickets changes the deal, not what the seat sees."""
+    game_map = load_map("europe")
+    game = Game.new(game_map, 2, seed=8)
+    while game.phase == CHOOSE_SETUP:
+        game.apply(game.legal_actions()[-1])
+    view = seat_view(game, 0)
+    info = InfoSet(game_map, view)
+    favourite = next(t.index for t in game_map.tickets if not t.long and t.index not in game.tickets[0])
+    weights: list[list[float] | None] = [None, [1.0] * len(game_map.tickets)]
+    assert weights[1] is not None
+    weights[1][favourite] = 50.0
+    rng = random.Random(2)
+    with_belief = sum(favourite in info.sample(rng, weights).tickets[1] for _ in range(200))
+    uniform = sum(favourite in info.sample(rng).tickets[1] for _ in range(200))
+    assert with_belief > 150 and uniform < 100
+    sample = info.sample(rng, weights)
+    assert seat_view(sample, 0) == view
+    _check_accounting(game, sample)

@@ -695,7 +695,7 @@ class Game:
             returned = [t for i, t in enumerate(offered) if not (mask >> i) & 1]
             self.tickets[p].extend(kept)
             self.offered = []
-            self.history.append((p, aid, kept))
+            self.history.append((p, aid, kept + tuple(returned)))  # the kept ones first (as many as the mask)
             if self.phase == CHOOSE_SETUP:
                 if self.map.rules.setup_returned == "bottom":  # N-SETUP-2; Europe: to the box (E-SETUP-5)
                     self.ticket_deck.extend(returned)

@@ -17,6 +17,7 @@ order of the train deck and of the ticket deck, and the RNG of later reshuffles.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, PHASE_NAMES, SECOND_CARD, TUNNEL, Game
@@ -117,6 +118,13 @@ class InfoSet:
         trigger = -1
         pending: tuple[int, dict[int, int]] = (-1, {})  # a tunnel waiting for payment: (length, cards)
         history: list[tuple[int, int, tuple[int, ...]]] = []
+        # The ticket deck as the seat knows it, top first: a ticket it gave back (its own returns go to the
+        # bottom, E-TICK-2 / N-SETUP-2) or -1 for one it has not seen. Its setup returns to the box are out.
+        regular_total = sum(1 for t in game_map.tickets if not t.long)
+        slots = [-1] * (regular_total - n * rules.setup_regular_tickets)
+        boxed: list[int] = []
+        last_offer: list[int] = []
+        setup_offer = rules.setup_long_tickets + rules.setup_regular_tickets
         for i, entry in enumerate(log):
             p = entry["player"]
             kind = entry["action"]
@@ -134,16 +142,28 @@ class InfoSet:
                     known[p][c] += 1
             elif kind == "draw_tickets":
                 aid = cat.draw_tickets
+                last_offer = slots[:rules.draw_tickets]
+                del slots[:rules.draw_tickets]
             elif kind == "keep_tickets":
                 if "tickets" in entry:
-                    detail = tuple(game_map.ticket(t).index for t in entry["tickets"])
-                    count = len(detail)
+                    kept = tuple(game_map.ticket(t).index for t in entry["tickets"])
+                    back = [game_map.ticket(t).index for t in entry.get("returned", [])]
+                    detail = kept + tuple(back)
+                    count = len(kept)
                 else:
                     count = entry["count"]
                     self._keeps.append((i, p, count))
+                    back = [-1] * ((setup_offer if i < n else len(last_offer)) - count)
                 aid = cat.keep_base + (1 << count) - 1
                 if i < n:
                     setup_keep[p] = count
+                    if rules.setup_returned == "bottom":
+                        slots.extend(back)
+                    elif p == seat:
+                        boxed.extend(back)
+                else:
+                    slots.extend(back)
+                last_offer = []
             elif kind == "claim_route":
                 route = game_map.route(entry["route"])
                 w = cards.get(wild, 0)
@@ -214,8 +234,16 @@ class InfoSet:
             raise ValueError("the view's card counts do not add up")
         self._unseen_cards = unseen
 
-        # Hidden tickets: every ticket the seat has not seen, split into long and regular ones.
-        mine = set(g.tickets[seat]) | set(own_offer)
+        # Hidden tickets: every ticket the seat has not placed, split into long and regular ones.
+        if len(slots) != view["ticket_deck_size"]:
+            raise ValueError("the view's ticket counts do not add up")
+        self._slots = slots
+        self._offer_slots = last_offer if phase == CHOOSE_TICKETS and current != seat else []
+        if self._offer_slots and len(self._offer_slots) != self.offer_count:
+            raise ValueError("the view's ticket offer does not match its log")
+        mine = set(g.tickets[seat]) | set(own_offer) | set(boxed)
+        mine.update(t for t in slots if t >= 0)
+        mine.update(t for t in self._offer_slots if t >= 0)
         self._box = rules.setup_returned == "box"
         self._long = [t.index for t in game_map.tickets if t.long and t.index not in mine]
         self._regular = [t.index for t in game_map.tickets if not t.long and t.index not in mine]
@@ -224,8 +252,12 @@ class InfoSet:
         self._ticket_deck_size: int = view["ticket_deck_size"]
         self._template = g
 
-    def sample(self, rng: random.Random) -> Game:
-        """A full game: the view's state with the hidden cards and tickets dealt at random by `rng`."""
+    def sample(self, rng: random.Random, weights: Sequence[Sequence[float] | None] | None = None) -> Game:
+        """A full game: the view's state with the hidden cards and tickets dealt at random by `rng`.
+
+        `weights[q][t]` (optional, > 0) makes seat q more likely to hold ticket t than a uniform deal would
+        (a belief read from q's play); the deck and offers take the rest uniformly.
+        """
         g = self._template.copy()
         m = self.map
         rules = m.rules
@@ -261,7 +293,12 @@ class InfoSet:
             if self._setup_keep[q] > 0 and n_long:
                 held_long = sum(1 for slot in rng.sample(range(n_long + n_regular), self._setup_keep[q])
                                 if slot < n_long)
-            g.tickets[q] = _take(long_pool, held_long) + _take(regular_pool, count - held_long)
+            w = weights[q] if weights is not None else None
+            if w is None:
+                g.tickets[q] = _take(long_pool, held_long) + _take(regular_pool, count - held_long)
+            else:
+                g.tickets[q] = (_take_weighted(long_pool, held_long, w, rng)
+                                + _take_weighted(regular_pool, count - held_long, w, rng))
         used = [0] * n
         for i, q, count in self._keeps:  # each keep of another seat names its tickets, in the order held
             g.history[i] = (q, g.history[i][1], tuple(g.tickets[q][used[q]:used[q] + count]))
@@ -275,11 +312,38 @@ class InfoSet:
                     setup_offers[q] = _take(long_pool, n_long) + _take(regular_pool, n_regular)
             g.offered = setup_offers[g.current][:]
         elif g.phase == CHOOSE_TICKETS and not g.offered:
-            g.offered = _take(regular_pool, self.offer_count)
+            g.offered = _fill(self._offer_slots, regular_pool) if self._offer_slots else _take(
+                regular_pool, self.offer_count)
         g._setup_offers = setup_offers
-        g.ticket_deck = _take(regular_pool, self._ticket_deck_size)
+        g.ticket_deck = _fill(self._slots, regular_pool)
         g.rng = Rng(rng.getrandbits(64))
         return g
+
+
+def _fill(slots: list[int], pool: list[int]) -> list[int]:
+    """`slots` with every unknown one (-1) replaced by a ticket taken from the end of the shuffled pool."""
+    out = slots[:]
+    for i, t in enumerate(out):
+        if t < 0:
+            if not pool:
+                raise ValueError("the view's ticket counts do not add up")
+            out[i] = pool.pop()
+    return out
+
+
+def _take_weighted(pool: list[int], k: int, weights: Sequence[float], rng: random.Random) -> list[int]:
+    """`k` tickets removed from `pool`, drawn without replacement with chances in proportion to `weights`
+    (Efraimidis and Spirakis: the k largest keys u ** (1 / w))."""
+    if k > len(pool):
+        raise ValueError("the view's ticket counts do not add up")
+    if k <= 0:
+        return []
+    rand = rng.random
+    keyed = sorted(((rand() ** (1.0 / weights[t]), t) for t in pool), reverse=True)
+    out = [t for _, t in keyed[:k]]
+    chosen = set(out)
+    pool[:] = [t for t in pool if t not in chosen]
+    return out
 
 
 def _take(pool: list[int], k: int) -> list[int]:

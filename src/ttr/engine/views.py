@@ -130,8 +130,11 @@ def _extend_log(game: Game, cache: list[tuple[int, dict[str, Any], dict[str, Any
                 own = {**entry, "card": names[detail[0]]}
         elif kind == A.KEEP_TICKETS:
             entry["action"] = "keep_tickets"
-            own = {**entry, "tickets": [m.tickets[t].name for t in detail]}
-            entry["count"] = len(detail)
+            kept = cat.a[aid].bit_count()  # the detail: the kept tickets, then the returned ones
+            own = {**entry, "tickets": [m.tickets[t].name for t in detail[:kept]]}
+            if len(detail) > kept:
+                own["returned"] = [m.tickets[t].name for t in detail[kept:]]
+            entry["count"] = kept
         elif kind == A.PAY_TUNNEL:
             entry.update(action="pay_tunnel", cards=_pay_cards(game, aid, tunnel_colour))
         else:
@@ -159,6 +162,7 @@ def history_actions(game: Game) -> list[dict[str, Any]]:
     out = []
     for entry in public_log(game, EVERYONE):
         entry.pop("tunnel_reveal", None)
+        entry.pop("returned", None)
         if entry.get("from") == "deck":
             entry.pop("card", None)
         out.append(entry)
