@@ -17,6 +17,7 @@ WEB = Path(__file__).resolve().parents[2] / "src" / "ttr" / "web"
 LANGS = ("en", "zh-Hans", "zh-Hant")
 WS_ERRORS = ("malformed", "too_large", "unknown_type", "join_first", "bad_token", "spectator", "not_your_turn",
              "stale_version", "illegal", "game_over", "not_found")
+CREATE_ERRORS = ("malformed", "unknown_map", "unknown_level", "bad_seats", "too_large")  # POST /api/games
 
 
 def load(lang: str) -> dict[str, object]:
@@ -52,6 +53,7 @@ def family_keys() -> set[str]:
     keys.update(f"level.{lv}" for lv in ("easy", "medium", "hard", "expert", "random", "greedy"))
     keys.update(f"turn.{phase}" for phase in set(PHASE_NAMES) - {"game_over"})
     keys.update(f"error.{code}" for code in WS_ERRORS)
+    keys.update(f"error.create.{code}" for code in CREATE_ERRORS)
     keys.update(REASONS)  # hint reasons: the server sends the key (reason_i18n)
     keys.update(piece_keys())
     return keys

@@ -119,6 +119,53 @@ def test_language_follows_the_browser_and_switches(browser: Any, server: Served)
         context.close()
 
 
+def test_create_errors_in_the_pages_language(browser: Any, server: Served) -> None:
+    """A seed out of range, or an error the server answers, is worded in the page's language; the server's
+    own words stay beside it."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="zh-CN")
+    try:
+        page = context.new_page()
+        page.goto(server.base + "/")
+        page.wait_for_selector("#create-form")
+        page.fill("#seed-input", str(2**63))  # one more than the largest seed
+        page.click("#create-game")
+        error = page.locator("#create-error")
+        page.wait_for_function("document.getElementById('create-error').textContent.length > 0")
+        assert error.inner_text() == f"无法创建游戏：随机种子必须是 0 至 {2**63 - 1} 之间的整数。"
+        assert not re.search(r"[A-Za-z]", error.inner_text())
+        page.select_option("#lang-select", "zh-Hant")  # shown again in the new language
+        page.wait_for_function("document.documentElement.lang === 'zh-Hant'")
+        assert error.inner_text() == f"無法建立遊戲：隨機種子必須是 0 至 {2**63 - 1} 之間的整數。"
+        assert page.url.endswith("/#/") or "#/play/" not in page.url  # no game was created
+        # a seed above 2**53 reaches the server digit for digit (a JavaScript number would round it)
+        page.fill("#seed-input", str(2**53 + 1))
+        page.fill("#seat-0-name", "Mei")
+        with page.expect_request("**/api/games") as sent:
+            page.click("#create-game")
+        assert json.loads(sent.value.post_data or "")["seed"] == 2**53 + 1
+        page.wait_for_url("**/#/play/**")
+        # an error the server answers: a bot level it does not have (the page is offered one more level than
+        # the server knows, so that the real server refuses the game: 400 unknown_level)
+        def more_levels(route: Any) -> None:
+            levels = route.fetch().json() + [{"level": "nonesuch", "bot": "nonesuch", "description": ""}]
+            route.fulfill(json=levels)
+
+        page.route("**/api/bots", more_levels)
+        page.goto(server.base + "/")
+        page.wait_for_selector("#create-form")
+        page.select_option("#seat-1-level", "nonesuch")
+        page.click("#create-game")
+        page.wait_for_selector("#create-error .error-detail")
+        assert error.locator(".error-text").inner_text() == "無法建立遊戲：伺服器沒有這個電腦等級。"
+        detail = error.locator(".error-detail")
+        assert detail.inner_text().startswith("伺服器原文：")
+        # the server's own English words, kept as the detail
+        assert detail.locator("[lang=en]").inner_text().startswith("seat 1: unknown bot level 'nonesuch'")
+        shot(page, "create-error-zh-Hant")
+    finally:
+        context.close()
+
+
 def test_phone_sized_screen(browser: Any, server: Served) -> None:
     game_id, token = create_game(server.base, "new_york", seed=5)
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US", has_touch=True,

@@ -12,7 +12,7 @@ async function call(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = typeof body === "string" ? body : JSON.stringify(body);
   }
   const res = await fetch(path, init);
   let data = null;
@@ -37,7 +37,12 @@ export const api = {
     return res.text();
   },
   bots: () => call("GET", "/api/bots"),
-  createGame: (body) => call("POST", "/api/games", body),
+  /** Create a game; `seed` (a BigInt, or null for a random one) is written out digit for digit, since a
+   * JavaScript number would round a seed above 2**53. */
+  createGame: (body, seed = null) => {
+    const text = JSON.stringify(body);
+    return call("POST", "/api/games", seed === null ? text : `${text.slice(0, -1)},"seed":${BigInt(seed).toString()}}`);
+  },
   games: (limit = 50) => call("GET", `/api/games?limit=${limit}`),
   game: (id) => call("GET", `/api/games/${encodeURIComponent(id)}`),
   replay: (id, step) => call("GET", `/api/games/${encodeURIComponent(id)}/replay/${step}`),

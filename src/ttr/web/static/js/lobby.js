@@ -3,6 +3,15 @@ import { api, loadSeats, saveSeat, forgetSeat, inviteLink } from "./api.js";
 import { h, clear, announce } from "./dom.js";
 import { t, tOr, translateDom } from "./i18n.js";
 
+const SEED_MAX = 2n ** 63n - 1n; // the server takes seeds 0 to 2**63 - 1 (docs/web-protocol.md)
+
+/** A seed typed in the lobby as a BigInt (exact beyond 2**53), or null when it is not a whole number in range. */
+export function parseSeed(text) {
+  if (!/^\d+$/.test(text)) return null;
+  const seed = BigInt(text);
+  return seed <= SEED_MAX ? seed : null;
+}
+
 export async function showLobby(main) {
   const [maps, bots] = await Promise.all([api.maps(), api.bots().catch(() => [])]);
   const levels = bots.length ? bots.map((b) => b.level) : ["easy", "medium", "hard", "expert"];
@@ -24,6 +33,7 @@ class Lobby {
     this.created = null;
     this.seed = "";
     this.wait = false;
+    this.error = null; // the last failure to create a game: {key, params, detail?}, worded again on a language change
   }
 
   mapInfo() {
@@ -79,7 +89,7 @@ class Lobby {
       h("label", { class: "field inline" },
         h("input", { id: "leave-wait", type: "checkbox", checked: this.wait, onchange: (ev) => { this.wait = ev.target.checked; } }),
         h("span", { "data-i18n": "lobby.wait" })),
-      h("p", { class: "error", id: "create-error", role: "alert" }),
+      this.renderError(),
       h("button", { type: "submit", class: "primary", id: "create-game", disabled: this.seats.length < info.players_min,
         "data-i18n": "lobby.start" }),
     );
@@ -114,11 +124,18 @@ class Lobby {
       : { type: "bot", level: s.level, name: t("lobby.bot_name", { level: tOr(`level.${s.level}`, s.level), n: i + 1 }) });
     const body = { map: this.mapName, seats: seatsBody,
       when_people_leave: document.getElementById("leave-wait").checked ? "wait" : "finish" };
-    const seed = document.getElementById("seed-input").value;
-    if (seed !== "") body.seed = Number(seed);
-    const errorBox = document.getElementById("create-error");
+    const seedText = document.getElementById("seed-input").value.trim();
+    let seed = null;
+    if (seedText !== "") {
+      seed = parseSeed(seedText);
+      if (seed === null) {
+        this.showError({ key: "error.create.seed", params: { max: SEED_MAX.toString() } });
+        return;
+      }
+    }
+    this.showError(null);
     try {
-      const game = await api.createGame(body);
+      const game = await api.createGame(body, seed);
       const humans = game.seats.filter((s) => s.token);
       humans.forEach((s, k) => saveSeat({ game: game.id, seat: s.seat, token: s.token, name: s.name, map: this.mapName, invite: k > 0 }));
       if (humans.length === 1) {
@@ -129,8 +146,29 @@ class Lobby {
       this.render();
       announce(t("lobby.created"));
     } catch (err) {
-      errorBox.textContent = t("error.create", { message: err.message });
+      // a known error code in the page's language, the server's own (English) words kept beside it
+      const key = `error.create.${err.code}`;
+      if (err.code && tOr(key, null) !== null) this.showError({ key, detail: err.message });
+      else this.showError({ key: "error.create", params: { message: err.message } });
     }
+  }
+
+  /** The error line under the form: the translated message, and the server's words as a detail. */
+  renderError() {
+    const box = h("div", { class: "error", id: "create-error", role: "alert" });
+    if (!this.error) return box;
+    box.append(h("span", { class: "error-text" }, t(this.error.key, this.error.params || {})));
+    if (this.error.detail) {
+      box.append(h("small", { class: "error-detail" }, t("error.server_said"), " ",
+        h("span", { lang: "en" }, this.error.detail)));
+    }
+    return box;
+  }
+
+  showError(error) {
+    this.error = error;
+    const old = document.getElementById("create-error");
+    if (old) old.replaceWith(this.renderError());
   }
 
   renderCreated() {
