@@ -110,11 +110,14 @@ class GreedyBot(BaseBot):
         hand = board.hand
         best_held = max(hand[: ix.ncol])
         weight, hand_weight = self.points_weight, self.hand_weight
+        colour, points, length = ix.colour, ix.points, ix.length
         for r, is_open in enumerate(board.open):
             if is_open and costs[r] < INF:
-                held = best_held if ix.colour[r] < 0 else hand[ix.colour[r]]
-                cost = costs[r] - weight * ix.points[r] - hand_weight * min(held, ix.length[r])
-                costs[r] = max(cost, 0.25)  # positive: Dijkstra needs it
+                c = colour[r]
+                held = best_held if c < 0 else hand[c]
+                size = length[r]
+                cost = costs[r] - weight * points[r] - hand_weight * (held if held < size else size)
+                costs[r] = cost if cost > 0.25 else 0.25  # positive: Dijkstra needs it
         return costs
 
     def _todo(self, board: Board) -> list[int]:

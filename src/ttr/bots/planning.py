@@ -22,10 +22,12 @@ from typing import Any
 from ttr.engine import Action, Game
 from ttr.engine.actions import BUILD_STATION, DRAW_DECK, DRAW_FACE_UP, DRAW_TICKETS
 from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, PHASE_NAMES, TUNNEL
-from ttr.engine.scoring import UnionFind, longest_trail
+from ttr.engine.scoring import UnionFind
 from ttr.maps import GameMap
 
 INF = float("inf")
+BOARD_CACHE_SIZE = 4096  # boards whose open routes `Board.from_game` keeps per map (then it starts over)
+PATH_CACHE_SIZE = 20_000  # shortest paths `plan_tickets` keeps per map (then it starts over)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,8 @@ class MapIndex:
     static: list[Any] = field(default_factory=list, compare=False)  # see game_options: id -> decoded entry
     static_ids: dict[Action, int] = field(default_factory=dict, compare=False)  # see game_options: action -> id
     trails: dict[frozenset[int], int] = field(default_factory=dict, compare=False)  # see trail_length
+    paths: dict[tuple[Any, ...], tuple[float, list[int]]] = field(default_factory=dict, compare=False)  # plan_tickets
+    open_routes: dict[tuple[Any, ...], list[bool]] = field(default_factory=dict, compare=False)  # Board.from_game
 
     def route_name(self, r: int) -> str:
         """The record name of route `r`."""
@@ -185,13 +189,21 @@ class Board:
         m = ix.game_map
         owner = game.owner[:]
         station_at = game.station_owner[:]
+        signature = (*owner, *station_at)
         small = game.n <= m.rules.double_routes_single_use_max_players
-        twin = ix.twin
-        is_open = []
-        for r, o in enumerate(owner):
-            t = twin[r]
-            closed = o >= 0 or (t >= 0 and owner[t] >= 0 and (small or owner[t] == seat))
-            is_open.append(not closed)
+        key = (-1 if small else seat, signature)  # in a small game no route is closed to one seat only
+        found = ix.open_routes.get(key)
+        if found is None:
+            twin = ix.twin
+            found = []
+            for r, o in enumerate(owner):
+                t = twin[r]
+                closed = o >= 0 or (t >= 0 and owner[t] >= 0 and (small or owner[t] == seat))
+                found.append(not closed)
+            if len(ix.open_routes) >= BOARD_CACHE_SIZE:
+                ix.open_routes.clear()
+            ix.open_routes[key] = found
+        is_open = found[:]
         trains = game.trains[:]
         phase = game.phase
         tunnel = phase == TUNNEL
@@ -204,7 +216,7 @@ class Board:
             discard_size=len(game.discard), tunnel_route=game.t_route if tunnel else -1,
             tunnel_extra=game.t_extra if tunnel else 0,
             final_round=min(trains) <= m.rules.end_trigger_pieces,
-            signature=(*owner, *station_at),
+            signature=signature,
         )
 
     @property
@@ -487,8 +499,67 @@ def trail_length(ix: MapIndex, routes: list[int]) -> int:
     if found is None:
         if len(cache) >= TRAIL_CACHE_SIZE:
             cache.clear()
-        found = cache[key] = longest_trail(ix.game_map, routes)[0]
+        found = cache[key] = _longest_trail_length(ix, routes)
     return found
+
+
+def _longest_trail_length(ix: MapIndex, routes: list[int]) -> int:
+    """`ttr.engine.longest_trail(map, routes)[0]` by the same search (trails from odd-degree cities, a whole
+    all-even component as one circuit), which stops once a trail takes a whole component."""
+    adj: dict[int, list[tuple[int, int, int]]] = {}
+    route_a, route_b, lengths = ix.route_a, ix.route_b, ix.length
+    for bit, r in enumerate(routes):
+        a, b, size = route_a[r], route_b[r], lengths[r]
+        found = adj.get(a)
+        if found is None:
+            adj[a] = [(bit, b, size)]
+        else:
+            found.append((bit, b, size))
+        found = adj.get(b)
+        if found is None:
+            adj[b] = [(bit, a, size)]
+        else:
+            found.append((bit, a, size))
+    best = 0
+    total = 0
+
+    def walk(city: int, used: int, length: int) -> bool:
+        """Extend the trail; True once it holds every route of the component (nothing can be longer)."""
+        nonlocal best
+        extended = False
+        for bit, other, size in adj[city]:
+            if not (used >> bit) & 1:
+                extended = True
+                if walk(other, used | (1 << bit), length + size):
+                    return True
+        if not extended and length > best:
+            best = length
+            return best == total
+        return False
+
+    seen: set[int] = set()
+    for start in adj:
+        if start in seen:
+            continue
+        component = {start}
+        stack = [start]
+        while stack:
+            for _, other, _ in adj[stack.pop()]:
+                if other not in component:
+                    component.add(other)
+                    stack.append(other)
+        seen |= component
+        total = sum(size for city in component for _, _, size in adj[city]) // 2
+        if total <= best:
+            continue
+        odd = [city for city in component if len(adj[city]) % 2]
+        if not odd:  # every route of the component in one closed trail
+            best = total
+            continue
+        for city in odd:
+            if walk(city, 0, 0):
+                break
+    return best
 
 
 # ---------------------------------------------------------------------- networks and tickets
@@ -566,22 +637,25 @@ def route_costs(
     can_borrow = borrow_cost is not None and board.my_stations > 0
     borrow = INF if borrow_cost is None else float(borrow_cost)
     costs = []
+    append = costs.append
+    lengths, ferry, tunnel, is_open = ix.length, ix.ferry, ix.tunnel, board.open
+    station_at, route_a, route_b = board.station_at, ix.route_a, ix.route_b
     for r, o in enumerate(board.owner):
         if o == seat:
-            costs.append(0.0)
-        elif board.open[r]:
-            length = ix.length[r]
+            append(0.0)
+        elif is_open[r]:
+            length = lengths[r]
             if length > trains or length < min_length:
-                costs.append(INF)
+                append(INF)
             else:
-                c = length + overhead + ferry_penalty * ix.ferry[r]
-                if ix.tunnel[r]:
+                c = length + overhead + ferry_penalty * ferry[r]
+                if tunnel[r]:
                     c += tunnel_penalty
-                costs.append(c)
-        elif can_borrow and o >= 0 and (board.station_at[ix.route_a[r]] < 0 or board.station_at[ix.route_b[r]] < 0):
-            costs.append(borrow)
+                append(c)
+        elif can_borrow and o >= 0 and (station_at[route_a[r]] < 0 or station_at[route_b[r]] < 0):
+            append(borrow)
         else:
-            costs.append(INF)
+            append(INF)
     return costs
 
 
@@ -657,10 +731,17 @@ def plan_tickets(board: Board, tickets: list[int], costs: list[float]) -> Plan:
     costs = costs[:]
     plan = Plan()
     remaining = list(tickets)
+    paths = ix.paths  # shortest paths by (costs, ticket): plans are made again and again on the same costs
     while remaining:
         best: tuple[float, int, int, list[int]] | None = None  # (cost, -points, ticket, path)
+        state = tuple(costs)
         for t in remaining:
-            d, path = shortest_path(ix, costs, ix.ticket_a[t], ix.ticket_b[t])
+            found = paths.get((state, t))
+            if found is None:
+                if len(paths) >= PATH_CACHE_SIZE:
+                    paths.clear()
+                found = paths[(state, t)] = shortest_path(ix, costs, ix.ticket_a[t], ix.ticket_b[t])
+            d, path = found
             if d == INF:
                 continue
             key = (d, -ix.ticket_points[t], t, path)
