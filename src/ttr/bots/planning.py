@@ -636,7 +636,7 @@ def route_costs(
     trains = board.my_trains
     can_borrow = borrow_cost is not None and board.my_stations > 0
     borrow = INF if borrow_cost is None else float(borrow_cost)
-    costs = []
+    costs: list[float] = []
     append = costs.append
     lengths, ferry, tunnel, is_open = ix.length, ix.ferry, ix.tunnel, board.open
     station_at, route_a, route_b = board.station_at, ix.route_a, ix.route_b
