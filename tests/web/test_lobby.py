@@ -166,6 +166,34 @@ def test_create_errors_in_the_pages_language(browser: Any, server: Served) -> No
         context.close()
 
 
+def test_phone_keeps_the_scroll_position_after_a_move(browser: Any, server: Served) -> None:
+    """One column at 390x844: scrolled down to the actions, the page stays where it was after each of the
+    player's own moves (the board and panels drawn anew), also when the bots then have the turn."""
+    game_id, token = create_game(server.base, "new_york", seed=5)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US", has_touch=True,
+                                  is_mobile=True)
+    try:
+        page = context.new_page()
+        open_seat(page, server.base, game_id, token)
+        wait_turn(page)
+        page.locator("#keep-tickets").tap()
+        wait_turn(page, "0")
+        page.evaluate("document.getElementById('draw').scrollIntoView({block: 'start'})")
+        before = page.evaluate("window.scrollY")
+        assert before > 300  # the actions are well below the board in one column
+        for expected in ("second_card", "main"):
+            _, version, _ = state(page)
+            page.locator("#draw-deck").tap()
+            wait_turn(page, version)
+            page.wait_for_timeout(200)  # let any late layout settle
+            assert state(page)[0] == expected
+            after = page.evaluate("window.scrollY")
+            assert abs(after - before) <= 4, (expected, before, after)
+        shot(page, "phone-after-move", full_page=False)
+    finally:
+        context.close()
+
+
 def test_phone_sized_screen(browser: Any, server: Served) -> None:
     game_id, token = create_game(server.base, "new_york", seed=5)
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US", has_touch=True,

@@ -311,9 +311,13 @@ class GameView {
   render() {
     const focusKey = this.focusKey(document.activeElement) || this.sentFrom;
     this.sentFrom = null;
+    // the page stays where it was (a phone's one column: still at the actions after a move): neither the
+    // panels drawn anew nor the focus put back may scroll it
+    const [x, y] = [window.scrollX, window.scrollY];
     this.renderAll();
     const now = document.activeElement;
     if (focusKey && (!now || now === document.body || !this.main.contains(now))) this.restoreFocus(focusKey);
+    if (window.scrollX !== x || window.scrollY !== y) window.scrollTo(x, y);
   }
 
   /** A selector for the control that has the focus inside the game (null: none), to find it again after
@@ -337,8 +341,8 @@ class GameView {
    * turn line (which then says whose turn it is). */
   restoreFocus(key) {
     const el = this.main.querySelector(key);
-    if (el && !el.disabled && el.getClientRects().length) el.focus();
-    else this.turnBox.focus();
+    if (el && !el.disabled && el.getClientRects().length) el.focus({ preventScroll: true });
+    else this.turnBox.focus({ preventScroll: true });
   }
 
   renderAll() {
@@ -396,7 +400,8 @@ class GameView {
         onclick: () => this.openClaim(index) }, this.board.describe(index), " · ", cardsText(options[0].action.cards))));
     }
     this.routeList.append(list);
-    this.routeList.hidden = groups.size === 0;
+    // a seat always has the line (with its count), so that the panels below do not move up and down
+    this.routeList.hidden = groups.size === 0 && this.seat === null;
   }
 
   renderAction() {
