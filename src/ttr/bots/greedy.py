@@ -23,7 +23,6 @@ from ttr.bots.planning import (
     map_index,
     network,
     plan_tickets,
-    route_costs,
     route_missing,
     sort_options,
     station_completion,
@@ -67,6 +66,9 @@ class GreedyBot(BaseBot):
         self._trail_cache: dict[int, int] = {}
         self._my_routes: list[int] = []
         self._my_cities: set[int] = set()
+        self._cost_knobs: tuple[float, ...] = ()
+        self._base_costs: list[float] = []
+        self._point_share: list[float] = []
         self._my_trail = 0
         self._best_other = 0
         self._plan = Plan()
@@ -102,22 +104,47 @@ class GreedyBot(BaseBot):
 
     def _costs(self, board: Board, borrow: bool = True) -> list[float]:
         """Path costs: trains plus a turn's worth per route, penalties for tunnels and ferries, minus a share
-        of the route's points (long routes score more per train) and of the cards in hand that fit it."""
-        stations = self.game_map.rules.stations > 0 and borrow
-        costs = route_costs(board, self.overhead, self.tunnel_penalty, self.ferry_penalty,
-                            borrow_cost=self.borrow_cost if stations else None)
+        of the route's points (long routes score more per train) and of the cards in hand that fit it
+        (`route_costs` with those adjustments, in one pass over per-route parts worked out once)."""
         ix = self.ix
+        knobs = (self.overhead, self.tunnel_penalty, self.ferry_penalty, self.points_weight)
+        if knobs != self._cost_knobs:
+            self._cost_knobs = knobs
+            overhead, tunnel_penalty, ferry_penalty, weight = knobs
+            base = []
+            for r, size in enumerate(ix.length):  # as route_costs adds them up
+                c = size + overhead + ferry_penalty * ix.ferry[r]
+                if ix.tunnel[r]:
+                    c += tunnel_penalty
+                base.append(c)
+            self._base_costs = base
+            self._point_share = [weight * p for p in ix.points]
+        base, share = self._base_costs, self._point_share
+        can_borrow = self.game_map.rules.stations > 0 and borrow and board.my_stations > 0
+        borrow_cost = float(self.borrow_cost)
         hand = board.hand
         best_held = max(hand[: ix.ncol])
-        weight, hand_weight = self.points_weight, self.hand_weight
-        colour, points, length = ix.colour, ix.points, ix.length
-        for r, is_open in enumerate(board.open):
-            if is_open and costs[r] < INF:
-                c = colour[r]
-                held = best_held if c < 0 else hand[c]
+        hand_weight = self.hand_weight
+        colour, length, route_a, route_b = ix.colour, ix.length, ix.route_a, ix.route_b
+        seat, trains, is_open, station_at = board.seat, board.my_trains, board.open, board.station_at
+        costs: list[float] = []
+        append = costs.append
+        for r, o in enumerate(board.owner):
+            if o == seat:
+                append(0.0)
+            elif is_open[r]:
                 size = length[r]
-                cost = costs[r] - weight * points[r] - hand_weight * (held if held < size else size)
-                costs[r] = cost if cost > 0.25 else 0.25  # positive: Dijkstra needs it
+                if size > trains:
+                    append(INF)
+                else:
+                    c = colour[r]
+                    held = best_held if c < 0 else hand[c]
+                    cost = base[r] - share[r] - hand_weight * (held if held < size else size)
+                    append(cost if cost > 0.25 else 0.25)  # positive: Dijkstra needs it
+            elif can_borrow and o >= 0 and (station_at[route_a[r]] < 0 or station_at[route_b[r]] < 0):
+                append(borrow_cost)
+            else:
+                append(INF)
         return costs
 
     def _todo(self, board: Board) -> list[int]:
