@@ -1,0 +1,143 @@
+"""The fast paths of greedy playouts decide exactly as greedy does from views: whole games action for
+action, `game_options` equal to `sort_options`, the cached longest trails equal to the engine's, greedy's
+one-pass path costs equal to `route_costs` with its adjustments, cached shortest paths equal to fresh ones."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ttr.bots import play_game
+from ttr.bots.base import legal_actions
+from ttr.bots.greedy import GreedyBot
+from ttr.bots.planning import (
+    INF,
+    Board,
+    Options,
+    game_options,
+    map_index,
+    plan_tickets,
+    route_costs,
+    sort_options,
+    static_action,
+    static_id,
+    trail_length,
+)
+from ttr.bots.playout import GreedyPlayout
+from ttr.engine import Game, final_score, longest_trail
+from ttr.engine.game import MAIN, SECOND_CARD
+from ttr.maps import load_map
+
+
+@pytest.mark.parametrize(("map_name", "players", "seeds"), [
+    ("europe", 2, (0, 1, 2)), ("europe", 4, (5,)), ("new_york", 2, (0, 1, 2, 3)), ("new_york", 4, (4,)),
+])
+def test_playouts_are_the_games_greedy_bots_play_from_views(map_name: str, players: int,
+                                                            seeds: tuple[int, ...]) -> None:
+    game_map = load_map(map_name)
+    names = [f"p{i}" for i in range(players)]
+    for seed in seeds:
+        reference = play_game(game_map, [GreedyBot(game_map, s, seed) for s in range(players)], seed=seed,
+                              players=names)
+        game = Game.new(game_map, names, seed=seed)
+        GreedyPlayout(game_map, players, seed).run(game)
+        assert game.history == reference.history
+        assert final_score(game).to_json() == final_score(reference).to_json()
+
+
+def _same_options(fast: Options, slow: Options) -> None:
+    assert list(fast.claims.items()) == list(slow.claims.items())  # same card sets, same order
+    assert list(fast.face_up.items()) == list(slow.face_up.items())
+    assert (fast.draw_deck, fast.draw_tickets, fast.pass_) == (slow.draw_deck, slow.draw_tickets, slow.pass_)
+    assert not fast.keeps and not fast.pays and fast.abandon is None
+    assert list(fast.stations.items()) == list(slow.stations.items())  # decoded on this first read
+
+
+@pytest.mark.parametrize(("map_name", "players"), [("europe", 3), ("new_york", 2)])
+def test_game_options_equal_sort_options(map_name: str, players: int) -> None:
+    """Every main turn and second card of games mixing greedy and random moves (odd hands, stations)."""
+    game_map = load_map(map_name)
+    ix = map_index(game_map)
+    kinds: set[str] = set()
+    for seed in range(3):
+        game = Game.new(game_map, players, seed=seed)
+        playout = GreedyPlayout(game_map, players, seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            if game.phase in (MAIN, SECOND_CARD):
+                ids, legal = legal_actions(game)
+                fast = game_options(ix, game, ids)
+                _same_options(fast, sort_options(ix, legal, ids))
+                _same_options(game_options(ix, game, ids), sort_options(ix, legal))
+                assert static_action(ix, game, ids[0]) == legal[0]
+                for aid, action in zip(ids, legal, strict=True):
+                    assert static_id(ix, action) == aid
+                kinds.update(a.kind for a in legal)
+            if rng.random() < 0.3:
+                game.apply_unchecked(rng.choice(game.legal_ids()))
+            else:
+                game.apply_unchecked(playout.choose_id(game))
+    expected = {"draw_card", "claim_route"} | ({"build_station"} if game_map.rules.stations else set())
+    assert expected <= kinds
+
+
+@pytest.mark.parametrize("map_name", ["europe", "new_york"])
+def test_trail_lengths_are_the_engines(map_name: str) -> None:
+    game_map = load_map(map_name)
+    ix = map_index(game_map)
+    rng = random.Random(3)
+    count = len(game_map.routes)
+    for i in range(300):
+        if i % 2:  # scattered routes
+            routes = rng.sample(range(count), rng.randrange(0, 20))
+        else:  # one growing network (long trails, circuits), about what a seat holds
+            routes = [rng.randrange(count)]
+            for _ in range(rng.randrange(0, 14)):
+                cities = {ix.route_a[r] for r in routes} | {ix.route_b[r] for r in routes}
+                near = [r for r in range(count)
+                        if r not in routes and (ix.route_a[r] in cities or ix.route_b[r] in cities)]
+                if near:
+                    routes.append(rng.choice(near))
+        expected = longest_trail(game_map, routes)[0]
+        assert trail_length(ix, routes) == expected
+        assert trail_length(ix, list(reversed(routes))) == expected  # the cached answer, by route set
+
+
+def _reference_costs(bot: GreedyBot, board: Board, borrow: bool) -> list[float]:
+    """Greedy's path costs as they were first written: `route_costs`, then its adjustments route by route."""
+    ix = bot.ix
+    stations = bot.game_map.rules.stations > 0 and borrow
+    costs = route_costs(board, bot.overhead, bot.tunnel_penalty, bot.ferry_penalty,
+                        borrow_cost=bot.borrow_cost if stations else None)
+    best_held = max(board.hand[: ix.ncol])
+    for r, is_open in enumerate(board.open):
+        if is_open and costs[r] < INF:
+            held = best_held if ix.colour[r] < 0 else board.hand[ix.colour[r]]
+            cost = costs[r] - bot.points_weight * ix.points[r] - bot.hand_weight * min(held, ix.length[r])
+            costs[r] = max(cost, 0.25)
+    return costs
+
+
+@pytest.mark.parametrize("map_name", ["europe", "new_york"])
+def test_greedy_costs_and_cached_plans_are_unchanged(map_name: str) -> None:
+    game_map = load_map(map_name)
+    ix = map_index(game_map)
+    game = Game.new(game_map, 3, seed=8)
+    playout = GreedyPlayout(game_map, 3, 8)
+    checked = 0
+    while not game.is_over:
+        if game.phase == MAIN and len(game.history) % 5 == 0:
+            for seat in range(3):
+                bot = playout.bots[seat]
+                board = Board.from_game(ix, game, seat)
+                for borrow in (True, False):
+                    assert bot._costs(board, borrow) == _reference_costs(bot, board, borrow)
+                costs = bot._costs(board)
+                tickets = board.tickets
+                cached = plan_tickets(board, tickets, costs)
+                ix.paths.clear()
+                assert plan_tickets(board, tickets, costs) == cached
+                checked += 1
+        game.apply_unchecked(playout.choose_id(game))
+    assert checked >= 10
