@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ttr.engine import final_score
-from ttr.engine.actions import KEEP_TICKETS
+from ttr.engine.actions import DRAW_FACE_UP, KEEP_TICKETS
 from ttr.engine.game import CHOOSE_SETUP, MAIN
 from ttr.envs import EnvCore, ObservationEncoder
 from ttr.errors import IllegalActionError
@@ -121,6 +121,7 @@ def test_observation_holds_nothing_another_seat_hides(map_name: str, players: in
     encoder = ObservationEncoder(game_map, players)
     rng = random.Random(3)
     changed_by_own_hand = 0
+    known_shown = 0  # observations whose known_cards segment holds something: the check covers it
     for seed in range(6):
         core.reset(seed)
         play_random(core, rng, rng.randrange(0, 120))
@@ -130,6 +131,7 @@ def test_observation_holds_nothing_another_seat_hides(map_name: str, players: in
             obs = encoder.encode(core.game, seat, core.kept if core.game.current == seat else None)
             assert obs.shape == (encoder.size,) and obs.dtype == np.float32
             assert (obs >= 0).all() and (obs <= encoder.high).all()
+            known_shown += bool(encoder.segment(obs, "known_cards").any())
             for variant in _hidden_variants(core, seat, rng):
                 seen = encoder.encode(variant.game, seat, core.kept if core.game.current == seat else None)
                 assert np.array_equal(obs, seen)
@@ -138,6 +140,50 @@ def test_observation_holds_nothing_another_seat_hides(map_name: str, players: in
             mine.hands[seat][0] += 1
             changed_by_own_hand += not np.array_equal(obs, encoder.encode(mine, seat))
     assert changed_by_own_hand > 0
+    assert known_shown > 0
+
+
+@pytest.mark.parametrize("map_name,players", [("europe", 3), ("new_york", 4)])
+def test_known_cards_are_the_face_up_draws_not_yet_played(map_name: str, players: int) -> None:
+    """Per other seat, the cards it took face up and has not played since: a face-up draw shows at once,
+    the count never exceeds what the seat really holds, and it matches the public log read afresh."""
+    game_map = load_map(map_name)
+    core = EnvCore(game_map, players)
+    encoder = ObservationEncoder(game_map, players)
+    cards = encoder.cards
+    core.reset(4)
+    assert encoder.segment(encoder.encode(core.game, 0), "known_cards").shape == ((players - 1) * cards,)
+    rng = random.Random(8)
+    draws = played = 0
+    for seed in range(3):
+        core.reset(seed)
+        while not core.is_over:
+            game = core.game
+            mover = game.current
+            observer = (mover + 1) % players
+            before = encoder.segment(encoder.encode(game, observer), "known_cards").reshape(players - 1, cards)
+            ids = core.legal_ids()
+            aid = ids[rng.randrange(len(ids))]
+            core.step(aid)
+            game = core.game
+            after = encoder.segment(encoder.encode(game, observer), "known_cards").reshape(players - 1, cards)
+            row = (mover - observer) % players - 1  # the mover as the observer sees it
+            if aid < len(core.cat.kind) and core.cat.kind[aid] == DRAW_FACE_UP:  # not KEEP or RETURN
+                expected = before.copy()
+                expected[row][core.cat.b[aid]] += 1
+                assert np.array_equal(after, expected)
+                draws += 1
+            elif after[row].sum() < before[row].sum():
+                played += 1
+            for seat in range(players):
+                seen = encoder.segment(encoder.encode(game, seat), "known_cards").reshape(players - 1, cards)
+                for rel in range(1, players):
+                    other = (seat + rel) % players
+                    assert (seen[rel - 1] <= np.array(game.hands[other])).all()
+            # read from the whole history again (a copy is another game): the same counts
+            fresh = ObservationEncoder(game_map, players).encode(game.copy(), observer)
+            assert np.array_equal(encoder.segment(fresh, "known_cards").reshape(players - 1, cards), after)
+    assert draws > 0 and played > 0
 
 
 def test_observation_segments_read_the_state() -> None:

@@ -3,7 +3,9 @@
 Other seats appear in seat order relative to the observer (offset 1 is the next seat to play after it).
 Nothing here reads another seat's hand or tickets, a ticket offer to another seat, the deck or discard
 order, or the RNG: only the observer's own hand, tickets and offer, and what every seat sees (the board,
-the face-up row, counts of cards in piles and hands, scores, a pending tunnel's revealed cards).
+the face-up row, counts of cards in piles and hands, scores, a pending tunnel's revealed cards, and the
+cards another seat is known to hold, worked out from the public moves alone: taken face up and not
+played since, as `ttr.engine.sample` keeps them in a sampled hand).
 `SEGMENTS` in `ObservationEncoder` lists every segment with its size (docs/envs.md has the table).
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ttr.engine import Game
+from ttr.engine.actions import ABANDON_TUNNEL, BUILD_STATION, CLAIM, DRAW_FACE_UP, PAY_TUNNEL
 from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, TUNNEL
 from ttr.maps import GameMap
 
@@ -51,6 +54,8 @@ class ObservationEncoder:
             ("tunnel_colour", cards, "one-hot: the card type the pending tunnel was paid with"),
             ("tunnel_extra", 1, "the extra cards the pending tunnel asks for"),
             ("final_round", 2, "1 once the last round has started; turns left in it"),
+            ("known_cards", (n - 1) * cards, "per other relative seat (1 .. n-1), the cards of each type it is "
+                                             "known to hold: taken face up and not played since"),
         ]
         self.offsets: dict[str, int] = {}
         pos = 0
@@ -65,7 +70,7 @@ class ObservationEncoder:
                                                                                                 len(game_map.tickets)),
             "players": max(card_total, len(game_map.tickets), rules.pieces, 10_000),
             "tunnel_revealed": max(rules.tunnel_reveal, 1), "tunnel_extra": max(rules.tunnel_reveal, 1),
-            "final_round": n + 1,
+            "final_round": n + 1, "known_cards": card_total,
         }
         high = np.ones(self.size, np.float32)
         for name, size, _ in self.segments:
@@ -86,6 +91,7 @@ class ObservationEncoder:
         self._board_lo = self.offsets["route_owner"]
         self._board_hi = self.offsets["tickets_joined"] + tickets
         self._board_cache: dict[int, tuple[Game, tuple[int, int, int], np.ndarray]] = {}  # per seat
+        self._known = KnownCards(game_map, n)
 
     def encode(self, game: Game, seat: int, kept: list[bool] | None = None) -> np.ndarray:
         """A new vector of what `seat` sees in `game`; `kept` are the keep/return decisions so far in the
@@ -149,6 +155,11 @@ class ObservationEncoder:
             o = off["final_round"]
             out[o] = 1.0
             out[o + 1] = game.final_turns
+        known = self._known.read(game)
+        o = off["known_cards"]
+        for rel in range(1, n):
+            out[o:o + cards] = known[(seat + rel) % n]
+            o += cards
         return out.copy()
 
     def _encode_board(self, game: Game, seat: int, out: np.ndarray) -> None:
@@ -197,3 +208,70 @@ class ObservationEncoder:
         """The slice of an observation vector that holds segment `name`."""
         size = next(s for seg, s, _ in self.segments if seg == name)
         return vector[self.offsets[name]:self.offsets[name] + size]
+
+
+class KnownCards:
+    """The cards each seat is known to hold, from the public moves in `game.history` alone.
+
+    A card taken face up is known until played: cards paid for a route, a tunnel or a station leave the
+    known ones first (the seat may have paid with cards drawn blind instead, but nobody can tell), and the
+    cards of a tunnel given up come back known. The same bookkeeping as `ttr.engine.sample.InfoSet`. Read
+    incrementally: only the moves added since the last read of the same game are gone through.
+    """
+
+    def __init__(self, game_map: GameMap, num_players: int) -> None:
+        self.n = num_players
+        self.cards = len(game_map.colors) + 1
+        self.wild = len(game_map.colors)
+        self.lengths = [r.length for r in game_map.routes]
+        self._game: Game | None = None
+        self._done = 0  # history entries gone through
+        self._last: object = None  # the last of them (a reset or another game's history does not match)
+        self._known: list[list[int]] = []
+        self._claim: tuple[int, int, int, int] = (-1, 0, 0, 0)  # the last claim: seat, colour, colour cards, wilds
+
+    def read(self, game: Game) -> list[list[int]]:
+        """Per seat, the count of each card type it is known to hold (do not modify)."""
+        history = game.history
+        done = self._done
+        if not (game is self._game and done <= len(history) and (done == 0 or history[done - 1] is self._last)):
+            self._game = game
+            self._known = [[0] * self.cards for _ in range(self.n)]
+            self._claim = (-1, 0, 0, 0)
+            done = 0
+        if done < len(history):
+            cat = game.cat
+            kind, a, b, c, d = cat.kind, cat.a, cat.b, cat.c, cat.d
+            known = self._known
+            wild = self.wild
+            for p, aid, _ in history[done:]:
+                k = kind[aid]
+                if k == DRAW_FACE_UP:
+                    known[p][b[aid]] += 1
+                elif k == CLAIM:
+                    colour, w = b[aid], c[aid]
+                    count = self.lengths[a[aid]] - w if colour != wild else 0
+                    self._claim = (p, colour, count, w)
+                    self._play(known[p], colour, count, w)
+                elif k == PAY_TUNNEL:
+                    self._play(known[p], self._claim[1], a[aid] - c[aid], c[aid])
+                elif k == ABANDON_TUNNEL:
+                    _, colour, count, w = self._claim
+                    if colour != wild:
+                        known[p][colour] += count
+                    known[p][wild] += w
+                elif k == BUILD_STATION:
+                    colour, w = b[aid], c[aid]
+                    self._play(known[p], colour, d[aid] - w if colour != wild else 0, w)
+            self._done = len(history)
+            self._last = history[-1]
+        return self._known
+
+    def _play(self, known: list[int], colour: int, count: int, wilds: int) -> None:
+        """Cards played leave the hand: the known ones first."""
+        if colour == self.wild:
+            count, wilds = 0, wilds + count
+        if count:
+            known[colour] = max(0, known[colour] - count)
+        if wilds:
+            known[self.wild] = max(0, known[self.wild] - wilds)
