@@ -147,7 +147,7 @@ def test_create_errors_in_the_pages_language(browser: Any, server: Served) -> No
         # an error the server answers: a bot level it does not have (the page is offered one more level than
         # the server knows, so that the real server refuses the game: 400 unknown_level)
         def more_levels(route: Any) -> None:
-            levels = route.fetch().json() + [{"level": "nonesuch", "bot": "nonesuch", "description": ""}]
+            levels = [*route.fetch().json(), {"level": "nonesuch", "bot": "nonesuch", "description": ""}]
             route.fulfill(json=levels)
 
         page.route("**/api/bots", more_levels)
