@@ -487,7 +487,7 @@ def game_options(ix: MapIndex, game: Game, ids: list[int]) -> Options:
     return opts
 
 
-TRAIL_CACHE_SIZE = 200_000  # route sets whose longest trail `trail_length` keeps per map (then it starts over)
+TRAIL_CACHE_SIZE = 20_000  # route sets whose longest trail `trail_length` keeps per map (then it starts over)
 
 
 def trail_length(ix: MapIndex, routes: list[int]) -> int:
@@ -499,13 +499,52 @@ def trail_length(ix: MapIndex, routes: list[int]) -> int:
     if found is None:
         if len(cache) >= TRAIL_CACHE_SIZE:
             cache.clear()
-        found = cache[key] = _longest_trail_length(ix, routes)
+        found = 0
+        parts = _route_components(ix, routes)
+        for part in parts:  # the best of its parts, each remembered too (most stay as they were)
+            if len(parts) == 1:
+                length = _longest_trail_length(ix, part)
+            else:
+                part_key = frozenset(part)
+                length = cache.get(part_key, -1)
+                if length < 0:
+                    length = cache[part_key] = _longest_trail_length(ix, part)
+            if length > found:
+                found = length
+        cache[key] = found
     return found
+
+
+def _route_components(ix: MapIndex, routes: list[int]) -> list[list[int]]:
+    """`routes` split into connected parts."""
+    by_city: dict[int, list[int]] = {}
+    route_a, route_b = ix.route_a, ix.route_b
+    for r in routes:
+        by_city.setdefault(route_a[r], []).append(r)
+        by_city.setdefault(route_b[r], []).append(r)
+    parts = []
+    taken: set[int] = set()
+    for r in routes:
+        if r in taken:
+            continue
+        taken.add(r)
+        part = [r]
+        i = 0
+        while i < len(part):
+            x = part[i]
+            i += 1
+            for y in (*by_city[route_a[x]], *by_city[route_b[x]]):
+                if y not in taken:
+                    taken.add(y)
+                    part.append(y)
+        parts.append(part)
+    return parts
 
 
 def _longest_trail_length(ix: MapIndex, routes: list[int]) -> int:
     """`ttr.engine.longest_trail(map, routes)[0]` by the same search (trails from odd-degree cities, a whole
-    all-even component as one circuit), which stops once a trail takes a whole component."""
+    all-even component as one circuit), which stops once a trail takes a whole component and does not
+    start from the last odd city."""
     adj: dict[int, list[tuple[int, int, int]]] = {}
     route_a, route_b, lengths = ix.route_a, ix.route_b, ix.length
     for bit, r in enumerate(routes):
@@ -556,7 +595,9 @@ def _longest_trail_length(ix: MapIndex, routes: list[int]) -> int:
         if not odd:  # every route of the component in one closed trail
             best = total
             continue
-        for city in odd:
+        # A trail from the last odd city ends stuck at another odd city; from there, backwards, the search
+        # finds it (or a longer one): the last start adds nothing.
+        for city in odd[:-1]:
             if walk(city, 0, 0):
                 break
     return best
