@@ -67,6 +67,8 @@ class GreedyBot(BaseBot):
         self._my_routes: list[int] = []
         self._my_cities: set[int] = set()
         self._cost_knobs: tuple[float, ...] = ()
+        self._needs_key: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+        self._needs_value: list[int] = []
         self._base_costs: list[float] = []
         self._point_share: list[float] = []
         self._my_trail = 0
@@ -147,6 +149,15 @@ class GreedyBot(BaseBot):
                 append(INF)
         return costs
 
+    def _needs(self, routes: list[int], hand: list[int]) -> list[int]:
+        """`colour_needs(ix, routes, hand)[0]` (read only), remembered for the last routes and hand: a
+        decision asks for the plan's needs several times."""
+        key = (tuple(routes), tuple(hand))
+        if key != self._needs_key:
+            self._needs_key = key
+            self._needs_value = colour_needs(self.ix, routes, hand)[0]
+        return self._needs_value
+
     def _todo(self, board: Board) -> list[int]:
         """Held tickets not yet complete (stations already built counted)."""
         if any(o == board.seat for o in board.station_at):
@@ -218,7 +229,7 @@ class GreedyBot(BaseBot):
 
     def _turns_needed(self, board: Board, plan: Plan) -> float:
         """Turns to finish a plan: a claim per route plus a turn per two missing cards."""
-        need, _ = colour_needs(self.ix, plan.routes, board.hand)
+        need = self._needs(plan.routes, board.hand)
         missing = sum(max(0, need[c] - board.hand[c]) for c in range(self.ix.ncol + 1))
         return len(plan.routes) + missing / 2
 
@@ -260,7 +271,7 @@ class GreedyBot(BaseBot):
         """The longest plan route it can pay now (any open track of a plan link), with the cheapest cards."""
         ix = self.ix
         links = {ix.link[r] for r in plan.routes}
-        need, _ = colour_needs(ix, plan.routes, board.hand)
+        need = self._needs(plan.routes, board.hand)
         best: tuple[tuple[int, ...], ClaimOption] | None = None
         for r, options in opts.claims.items():
             if ix.link[r] not in links:
@@ -300,7 +311,7 @@ class GreedyBot(BaseBot):
         ix = self.ix
         todo = self._todo(board)
         uf = network(board)
-        need, _ = colour_needs(ix, plan.routes, board.hand)
+        need = self._needs(plan.routes, board.hand)
         best: tuple[tuple[float, ...], ClaimOption] | None = None
         for r, options in opts.claims.items():
             if ix.length[r] < min_length:
@@ -395,7 +406,7 @@ class GreedyBot(BaseBot):
                 best = (gain, city)
         if best is None:
             return None
-        need, _ = colour_needs(ix, plan.routes, board.hand)
+        need = self._needs(plan.routes, board.hand)
         return self._cheapest_station(board, opts.stations[best[1]], need).action
 
     def _cheapest_station(self, board: Board, options: list[StationOption], need: list[int]) -> StationOption:
@@ -430,7 +441,7 @@ class GreedyBot(BaseBot):
         ix = self.ix
         hand = board.hand
         routes = plan.routes or self._target_routes(board)
-        need, _ = colour_needs(ix, routes, hand)
+        need = self._needs(routes, hand)
         deficit = [need[c] - hand[c] for c in range(ix.ncol + 1)]
         best: tuple[int, int] | None = None
         for card in opts.face_up:
