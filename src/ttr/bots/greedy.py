@@ -69,6 +69,8 @@ class GreedyBot(BaseBot):
         self._cost_knobs: tuple[float, ...] = ()
         self._needs_key: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         self._needs_value: list[int] = []
+        self._network_key: tuple[tuple[int, ...], int] | None = None
+        self._network_value = UnionFind(0)
         self._base_costs: list[float] = []
         self._point_share: list[float] = []
         self._my_trail = 0
@@ -158,12 +160,20 @@ class GreedyBot(BaseBot):
             self._needs_value = colour_needs(self.ix, routes, hand)[0]
         return self._needs_value
 
+    def _network(self, board: Board) -> UnionFind:
+        """`network(board)` (for `find` only), remembered for the last board."""
+        key = (board.signature, board.seat)
+        if key != self._network_key:
+            self._network_key = key
+            self._network_value = network(board)
+        return self._network_value
+
     def _todo(self, board: Board) -> list[int]:
         """Held tickets not yet complete (stations already built counted)."""
         if any(o == board.seat for o in board.station_at):
             _, done = station_completion(board, board.tickets)
         else:
-            done = completed(board, board.tickets)
+            done = completed(board, board.tickets, self._network(board))
         return [t for t, ok in zip(board.tickets, done, strict=True) if not ok]
 
     def _current_plan(self, board: Board) -> Plan:
@@ -310,7 +320,7 @@ class GreedyBot(BaseBot):
         """The claim worth the most points now (routes completing tickets count their tickets twice)."""
         ix = self.ix
         todo = self._todo(board)
-        uf = network(board)
+        uf = self._network(board)
         need = self._needs(plan.routes, board.hand)
         best: tuple[tuple[float, ...], ClaimOption] | None = None
         for r, options in opts.claims.items():
@@ -385,7 +395,7 @@ class GreedyBot(BaseBot):
         if not opts.stations:  # read last: search playouts decode the stations only here
             return None
         ix = self.ix
-        uf = network(board)
+        uf = self._network(board)
         base, _ = station_completion(board, board.tickets)
         candidates: set[int] = set()
         for t in self._todo(board):

@@ -469,13 +469,16 @@ def game_options(ix: MapIndex, game: Game, ids: list[int]) -> Options:
         i += 1
     j = bisect.bisect_left(ids, after_claims, i)
     claims = opts.claims
-    for aid in ids[i:j]:
+    route_of = cat.a
+    last = -1
+    found: list[ClaimOption] = []
+    for aid in ids[i:j]:  # ascending: each route's ids are one block of the catalogue
         option = table[aid] or _static_entry(ix, game, aid)
-        found = claims.get(option.route)
-        if found is None:
-            claims[option.route] = [option]
-        else:
+        if route_of[aid] == last:
             found.append(option)
+        else:
+            last = route_of[aid]
+            found = claims[last] = [option]
     if j < n and ids[-1] == cat.pass_:
         opts.pass_ = table[cat.pass_] or _static_entry(ix, game, cat.pass_)
         n -= 1
