@@ -1,6 +1,7 @@
 """The fast paths of greedy playouts decide exactly as greedy does from views: whole games action for
 action, `game_options` equal to `sort_options`, the cached longest trails equal to the engine's, greedy's
-one-pass path costs equal to `route_costs` with its adjustments, cached shortest paths equal to fresh ones."""
+one-pass path costs equal to `route_costs` with its adjustments, cached shortest paths equal to fresh ones,
+its longest-path gain (worked out on the part a route joins) equal to the engine's trails before and after."""
 
 from __future__ import annotations
 
@@ -141,3 +142,43 @@ def test_greedy_costs_and_cached_plans_are_unchanged(map_name: str) -> None:
                 checked += 1
         game.apply_unchecked(playout.choose_id(game))
     assert checked >= 10
+
+
+def _reference_express_gain(bot: GreedyBot, board: Board, r: int) -> float:
+    """Greedy's longest-path gain of route r as first written, with the engine's `longest_trail`."""
+    owned: list[list[int]] = [[] for _ in range(board.n)]
+    for route, o in enumerate(board.owner):
+        if o >= 0:
+            owned[o].append(route)
+    mine = owned[board.seat]
+    ix = bot.ix
+    cities = {ix.route_a[x] for x in mine} | {ix.route_b[x] for x in mine}
+    if ix.route_a[r] not in cities and ix.route_b[r] not in cities:
+        return 0.0
+    before = longest_trail(bot.game_map, mine)[0]
+    best_other = max(longest_trail(bot.game_map, owned[p])[0] for p in range(board.n) if p != board.seat)
+    after = longest_trail(bot.game_map, [*mine, r])[0]
+    gain = bot.express_weight * (after - before)
+    if before <= best_other < after:
+        gain += bot.game_map.rules.longest_path_bonus
+    return gain
+
+
+def test_express_gain_is_the_longest_trail_gain() -> None:
+    game_map = load_map("europe")
+    ix = map_index(game_map)
+    game = Game.new(game_map, 2, seed=4)
+    playout = GreedyPlayout(game_map, 2, 4)
+    touching = 0
+    while not game.is_over:
+        if game.phase == MAIN and len(game.history) % 12 == 0:
+            for seat in range(2):
+                bot = playout.bots[seat]
+                board = Board.from_game(ix, game, seat)
+                for r, is_open in enumerate(board.open):
+                    if is_open:
+                        gain = bot._express_gain(board, r)
+                        assert gain == _reference_express_gain(bot, board, r)
+                        touching += gain != 0
+        game.apply_unchecked(playout.choose_id(game))
+    assert touching >= 20

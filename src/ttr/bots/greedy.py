@@ -22,8 +22,10 @@ from ttr.bots.planning import (
     completed,
     map_index,
     network,
+    part_trail_length,
     plan_tickets,
     route_missing,
+    route_parts,
     sort_options,
     station_completion,
     trail_length,
@@ -64,8 +66,8 @@ class GreedyBot(BaseBot):
         self._plan_key: tuple[Any, ...] | None = None
         self._trail_key: tuple[int, ...] | None = None
         self._trail_cache: dict[int, int] = {}
-        self._my_routes: list[int] = []
-        self._my_cities: set[int] = set()
+        self._my_parts: list[list[int]] = []
+        self._part_at: dict[int, int] = {}
         self._cost_knobs: tuple[float, ...] = ()
         self._needs_key: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         self._needs_value: list[int] = []
@@ -348,19 +350,25 @@ class GreedyBot(BaseBot):
             for route, o in enumerate(board.owner):
                 if o >= 0:
                     owned[o].append(route)
-            self._my_routes = owned[board.seat]
             ix = self.ix
-            self._my_trail = trail_length(ix, owned[board.seat])
+            parts = route_parts(ix, owned[board.seat])
+            self._my_parts = parts
+            self._my_trail = max((part_trail_length(ix, part) for part in parts), default=0)
             self._best_other = max((trail_length(ix, owned[p]) for p in range(board.n) if p != board.seat),
                                    default=0)
-            self._my_cities = {ix.route_a[x] for x in self._my_routes} | {ix.route_b[x] for x in self._my_routes}
+            self._part_at = {city: i for i, part in enumerate(parts)
+                             for x in part for city in (ix.route_a[x], ix.route_b[x])}
         ix = self.ix
-        cities = self._my_cities
-        if ix.route_a[r] not in cities and ix.route_b[r] not in cities:
+        part_at = self._part_at
+        a, b = part_at.get(ix.route_a[r], -1), part_at.get(ix.route_b[r], -1)
+        if a < 0 and b < 0:
             return 0.0
         new = self._trail_cache.get(r)
-        if new is None:
-            new = self._trail_cache[r] = trail_length(ix, [*self._my_routes, r])
+        if new is None:  # only the part r joins changes: the others' trails are no longer than the old best
+            merged = [r]
+            for i in sorted({a, b} - {-1}):
+                merged.extend(self._my_parts[i])
+            new = self._trail_cache[r] = max(self._my_trail, part_trail_length(ix, merged))
         gain = self.express_weight * (new - self._my_trail)
         if self._my_trail <= self._best_other < new:
             gain += bonus

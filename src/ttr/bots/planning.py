@@ -503,22 +503,28 @@ def trail_length(ix: MapIndex, routes: list[int]) -> int:
         if len(cache) >= TRAIL_CACHE_SIZE:
             cache.clear()
         found = 0
-        parts = _route_components(ix, routes)
+        parts = route_parts(ix, routes)
         for part in parts:  # the best of its parts, each remembered too (most stay as they were)
-            if len(parts) == 1:
-                length = _longest_trail_length(ix, part)
-            else:
-                part_key = frozenset(part)
-                length = cache.get(part_key, -1)
-                if length < 0:
-                    length = cache[part_key] = _longest_trail_length(ix, part)
+            length = _longest_trail_length(ix, part) if len(parts) == 1 else part_trail_length(ix, part)
             if length > found:
                 found = length
         cache[key] = found
     return found
 
 
-def _route_components(ix: MapIndex, routes: list[int]) -> list[list[int]]:
+def part_trail_length(ix: MapIndex, part: list[int]) -> int:
+    """`trail_length` of routes known to be connected (one of `route_parts`, or several joined by a route)."""
+    key = frozenset(part)
+    cache = ix.trails
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= TRAIL_CACHE_SIZE:
+            cache.clear()
+        found = cache[key] = _longest_trail_length(ix, part)
+    return found
+
+
+def route_parts(ix: MapIndex, routes: list[int]) -> list[list[int]]:
     """`routes` split into connected parts."""
     by_city: dict[int, list[int]] = {}
     route_a, route_b = ix.route_a, ix.route_b
