@@ -5,7 +5,10 @@ from the map's board placement where it has one (`"board"`: x to the right, y do
 so that a typical city is `spacing` pixels from its nearest neighbour, then pushed apart for a few
 rounds: no two cities closer than `min_distance`, two cities joined by a route far enough apart for
 its spaces, and no city sitting on a route it is not an end of. Names are placed greedily beside their
-city where they cover the fewest other names, dots and routes. Everything is deterministic.
+city where they cover the fewest other names, dots and routes. On a board with a placement, a name keeps
+clear of the drawn tracks' whole width (both tracks of a double route) and may sit a little further from
+its city to do so; a board drawn from latitude and longitude keeps the simpler placement (Europe's
+picture is unchanged). Everything is deterministic.
 """
 
 from __future__ import annotations
@@ -23,6 +26,21 @@ END_GAP = 4.0  # between a city dot and the first space
 MARGIN = 24.0  # the blank border around the board
 MIN_ANGLE = math.radians(24)  # the least angle between two routes leaving a city
 CHAR_WIDTH = 0.6  # of the font size: a generous average for a sans-serif face
+# A bold name's advance per character, in font sizes (DejaVu Sans Bold, the board's first font, as Chromium
+# measures it: a name's width comes out within 1% of getBBox); other characters count as BOLD_OTHER.
+BOLD_ADVANCE = dict(zip(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ '.-",
+    (0.675, 0.716, 0.593, 0.716, 0.678, 0.435, 0.716, 0.712, 0.343, 0.343, 0.665, 0.343, 1.042, 0.712, 0.687,
+     0.716, 0.716, 0.493, 0.595, 0.478, 0.712, 0.652, 0.924, 0.645, 0.652, 0.582,
+     0.774, 0.762, 0.734, 0.83, 0.683, 0.683, 0.821, 0.837, 0.372, 0.372, 0.775, 0.637, 0.995, 0.837, 0.85,
+     0.733, 0.85, 0.77, 0.72, 0.682, 0.812, 0.774, 1.103, 0.771, 0.724, 0.725, 0.348, 0.306, 0.38, 0.415),
+    strict=True))
+BOLD_OTHER = 0.85
+ASCENT, DESCENT = 0.94, 0.26  # of the font size: a name's measured box above and below its baseline
+TRACK_HALF = 5.5  # half the drawn width of a track (ttr.maps.render.SPACE_WIDTH / 2)
+TWIN_OFFSET = 7.0  # how far each track of a double route sits from the line between the cities
+TRACK_CLEARANCE = 2.0  # between a name and a track, beyond the track's width (the name's white halo)
+REACH = 40.0  # how far from its city's centre a name may sit to keep clear of the tracks
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
@@ -53,7 +71,7 @@ def layout_board(game_map: GameMap, *, spacing: float = 110.0, min_distance: flo
     """Lay out the board: city points and name labels, shifted so everything fits from (margin, margin + top)."""
     points = _project(game_map, spacing)
     _spread(game_map, points, min_distance, rounds)
-    labels = _place_labels(game_map, points)
+    labels = _place_labels_clear_of_tracks(game_map, points) if game_map.board else _place_labels(game_map, points)
     boxes = [lab.box for lab in labels] + [
         (x - CITY_RADIUS, y - CITY_RADIUS, x + CITY_RADIUS, y + CITY_RADIUS) for x, y in points
     ]
@@ -256,3 +274,125 @@ def _place_labels(game_map: GameMap, p: list[list[float]]) -> list[Label]:
             assert best is not None
             chosen[i] = best[2]
     return [lab for lab in chosen if lab is not None]
+
+
+def track_bands(game_map: GameMap, points: list[Point] | tuple[Point, ...]) -> list[tuple[Point, Point, float]]:
+    """Each pair of cities joined by a route as drawn: the ends of its spaces (from the first space to the
+    last) and the half-width of its track(s), both tracks of a double route included."""
+    half: dict[tuple[int, int], float] = {}
+    for r in game_map.routes:
+        pair = (min(game_map.city_index[r.a], game_map.city_index[r.b]),
+                max(game_map.city_index[r.a], game_map.city_index[r.b]))
+        half[pair] = max(half.get(pair, 0.0), TRACK_HALF + (TWIN_OFFSET if r.twin >= 0 else 0.0))
+    bands = []
+    trim = CITY_RADIUS + END_GAP
+    for (a, b), width in sorted(half.items()):
+        (ax, ay), (bx, by) = points[a], points[b]
+        d = math.hypot(bx - ax, by - ay)
+        if d <= 2 * trim:
+            continue
+        ux, uy = (bx - ax) / d, (by - ay) / d
+        bands.append(((ax + ux * trim, ay + uy * trim), (bx - ux * trim, by - uy * trim), width))
+    return bands
+
+
+class _Band:
+    """A drawn track as a rotated rectangle, with what the overlap test needs worked out once."""
+
+    __slots__ = ("box", "n_hi", "n_lo", "nx", "ny", "u_hi", "u_lo", "ux", "uy")
+
+    def __init__(self, p: Point, q: Point, half: float) -> None:
+        dx, dy = q[0] - p[0], q[1] - p[1]
+        length = math.hypot(dx, dy) or 1.0
+        self.ux, self.uy = dx / length, dy / length
+        self.nx, self.ny = -self.uy, self.ux
+        self.u_lo = p[0] * self.ux + p[1] * self.uy
+        self.u_hi = self.u_lo + length
+        centre = p[0] * self.nx + p[1] * self.ny
+        self.n_lo, self.n_hi = centre - half, centre + half
+        ex, ey = abs(self.nx) * half, abs(self.ny) * half
+        self.box = (min(p[0], q[0]) - ex, min(p[1], q[1]) - ey, max(p[0], q[0]) + ex, max(p[1], q[1]) + ey)
+
+    def hits(self, box: Box) -> bool:
+        """Whether the track meets `box` (separating axes: the box's two, then the track's two)."""
+        b = self.box
+        if not (box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]):
+            return False
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        hw, hh = (box[2] - box[0]) / 2, (box[3] - box[1]) / 2
+        along = cx * self.ux + cy * self.uy
+        reach = hw * abs(self.ux) + hh * abs(self.uy)
+        if along + reach <= self.u_lo or along - reach >= self.u_hi:
+            return False
+        across = cx * self.nx + cy * self.ny
+        reach = hw * abs(self.nx) + hh * abs(self.ny)
+        return not (across + reach <= self.n_lo or across - reach >= self.n_hi)
+
+
+def bold_width(name: str) -> float:
+    """How wide a city's name is drawn (bold, FONT_SIZE), with 2% to spare."""
+    return 1.02 * FONT_SIZE * sum(BOLD_ADVANCE.get(ch, BOLD_OTHER) for ch in name)
+
+
+def _near_spots(x: float, y: float, width: float, reach: float = 34.0, step: float = 3.0) -> list[Label]:
+    """Every place for a name's box around the city (x, y), clear of its dot and at most `reach` from it,
+    nearest first (then the flatter, then left to right and top to bottom)."""
+    height = FONT_SIZE * (ASCENT + DESCENT)
+    gap = CITY_RADIUS + 2
+    spots: list[tuple[float, float, float, float]] = []
+    left = x - width - reach
+    while left <= x + reach:
+        top = y - height - reach
+        while top <= y + reach:
+            nx = min(max(x, left), left + width)
+            ny = min(max(y, top), top + height)
+            d = math.hypot(nx - x, ny - y)
+            if gap <= d <= reach:
+                spots.append((d, abs(top + height / 2 - y), left, top))
+            top += step
+        left += step
+    spots.sort()
+    return [Label(lf, tp + FONT_SIZE * ASCENT, "start", (lf, tp, lf + width, tp + height)) for _, _, lf, tp in spots]
+
+
+def _place_labels_clear_of_tracks(game_map: GameMap, p: list[list[float]]) -> list[Label]:
+    """Each name in the nearest place beside its city that touches no drawn track, no other name and no
+    dot: one of the eight usual spots if one is clear, else anywhere within REACH; where no place is
+    clear, the usual spot touching fewest."""
+    points = [(x, y) for x, y in p]
+    dots = [(x - CITY_RADIUS - 2, y - CITY_RADIUS - 2, x + CITY_RADIUS + 2, y + CITY_RADIUS + 2) for x, y in points]
+    widths = [bold_width(c.name) for c in game_map.cities]
+    bands = [_Band(a, b, half) for a, b, half in track_bands(game_map, points)]
+
+    def hits(box: Box, near: list[_Band] = bands) -> int:
+        grown = (box[0] - TRACK_CLEARANCE, box[1] - TRACK_CLEARANCE, box[2] + TRACK_CLEARANCE, box[3] + TRACK_CLEARANCE)
+        return sum(1 for band in near if band.hits(grown))
+
+    usual = [[Label(c.x, c.y, c.anchor, (c.box[0], c.y - FONT_SIZE * ASCENT, c.box[2], c.y + FONT_SIZE * DESCENT))
+              for c in _label_candidates(x, y, widths[i])] for i, (x, y) in enumerate(points)]
+    chosen: list[Label] = []
+    for i in range(len(points)):  # to begin with: the usual spot touching the fewest tracks and dots
+        scored = [(hits(c.box) * 1000 + sum(10 * _overlap(c.box, d) for j, d in enumerate(dots) if j != i) + rank, rank)
+                  for rank, c in enumerate(usual[i])]
+        chosen.append(usual[i][min(scored)[1]])
+    spots = [(*usual[i], *_near_spots(x, y, widths[i], REACH)) for i, (x, y) in enumerate(points)]
+    regions = [(min(c.box[0] for c in cands) - 1, min(c.box[1] for c in cands) - 1,
+                max(c.box[2] for c in cands) + 1, max(c.box[3] for c in cands) + 1) for cands in spots]
+    grown_regions = [(r[0] - TRACK_CLEARANCE, r[1] - TRACK_CLEARANCE, r[2] + TRACK_CLEARANCE, r[3] + TRACK_CLEARANCE)
+                     for r in regions]
+    near_bands = [[band for band in bands if _touch(band.box, region)] for region in grown_regions]
+    for _ in range(2):  # then each name in the nearest clear place, the others in place
+        for i in range(len(points)):
+            others = [box for j, box in enumerate([lab.box for lab in chosen] + dots)
+                      if j not in (i, len(points) + i) and _touch(box, regions[i])]
+            for cand in spots[i]:
+                box = cand.box
+                if not any(_touch(box, other) for other in others) and not hits(box, near_bands[i]):
+                    chosen[i] = cand
+                    break
+    return chosen
+
+
+def _touch(a: Box, b: Box) -> bool:
+    """Whether two boxes overlap (more than along an edge)."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

@@ -1,0 +1,126 @@
+"""City names on the New York board keep clear of every drawn route: computed from the SVG the page is sent
+(and the layout that placed the names), and measured in the browser in each language (getBBox)."""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+from ttr.maps import load_map
+from ttr.maps.layout import layout_board
+from ttr.maps.render import TITLE_HEIGHT, render_svg
+
+from .conftest import ARTIFACTS, Served
+from .driver import create_game
+
+SVG = "{http://www.w3.org/2000/svg}"
+Poly = list[tuple[float, float]]
+CLEARANCE = 1.0  # px between a name's box and a route space
+
+
+def separated(a: Poly, b: Poly) -> bool:
+    """Whether two convex polygons are apart (separating axis test; touching counts as apart)."""
+    for poly in (a, b):
+        for i, (px, py) in enumerate(poly):
+            qx, qy = poly[(i + 1) % len(poly)]
+            ax, ay = qy - py, px - qx
+            pa = [x * ax + y * ay for x, y in a]
+            pb = [x * ax + y * ay for x, y in b]
+            if max(pa) <= min(pb) or max(pb) <= min(pa):
+                return True
+    return False
+
+
+def box_poly(x0: float, y0: float, x1: float, y1: float, pad: float = CLEARANCE) -> Poly:
+    return [(x0 - pad, y0 - pad), (x1 + pad, y0 - pad), (x1 + pad, y1 + pad), (x0 - pad, y1 + pad)]
+
+
+def space_poly(cx: float, cy: float, angle: float, x: float, y: float, w: float, h: float) -> Poly:
+    """A route space's rectangle (x, y, w, h in its own frame) placed by translate(cx cy) rotate(angle)."""
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    return [(cx + px * c - py * s, cy + px * s + py * c) for px, py in ((x, y), (x + w, y), (x + w, y + h), (x, y + h))]
+
+
+def svg_spaces(svg: str) -> list[tuple[str, Poly]]:
+    """Every route space of a rendered board: (route name, polygon)."""
+    out = []
+    for g in ET.fromstring(svg.encode()).iter(f"{SVG}g"):
+        if "route" not in g.get("class", "").split():
+            continue
+        for space in g.findall(f"{SVG}g"):
+            cx, cy, angle = map(float, re.findall(r"translate\(([-\d.]+) ([-\d.]+)\) rotate\(([-\d.]+)\)",
+                                                  space.get("transform", ""))[0])
+            rect = space.find(f"{SVG}rect")
+            assert rect is not None
+            dims = [float(rect.get(k, "0")) for k in ("x", "y", "width", "height")]
+            out.append((g.get("data-route", ""), space_poly(cx, cy, angle, *dims)))
+    return out
+
+
+def overlaps(names: dict[str, tuple[float, float, float, float]], spaces: list[tuple[str, Poly]]) -> list[str]:
+    return sorted({f"{city} over {route}" for city, box in names.items() for route, poly in spaces
+                   if not separated(box_poly(*box), poly)})
+
+
+def test_new_york_names_clear_the_routes_in_the_svg() -> None:
+    game_map = load_map("new_york")
+    svg = render_svg(game_map)
+    spaces = svg_spaces(svg)
+    assert len(spaces) == sum(r.length for r in game_map.routes)
+    labels = layout_board(game_map, top=TITLE_HEIGHT).labels
+    root = ET.fromstring(svg.encode())
+    drawn = {t.text: (float(t.get("x", "0")), float(t.get("y", "0")))
+             for t in root.iter(f"{SVG}text") if t.get("class") == "city-name"}
+    names = {}
+    for city in game_map.cities:  # the names are drawn where the layout placed them
+        lab = labels[city.index]
+        assert drawn[city.name] == pytest.approx((lab.x, lab.y), abs=0.06)
+        names[city.name] = lab.box
+    assert overlaps(names, spaces) == []
+    # the check can fail: Greenwich Village's name put back below its dot, where it was, lies on its routes
+    village = game_map.city_index["Greenwich Village"]
+    x, y = layout_board(game_map, top=TITLE_HEIGHT).points[village]
+    width = labels[village].box[2] - labels[village].box[0]
+    assert overlaps({"Greenwich Village": (x - width / 2, y + 10, x + width / 2, y + 24)}, spaces)
+
+
+def test_new_york_names_clear_the_routes_in_the_browser(page: Any, server: Served) -> None:
+    """Measured as drawn (getBBox of each name, the route spaces' transforms) in all three languages."""
+    game_map = load_map("new_york")
+    total = sum(r.length for r in game_map.routes)
+    game_id, _ = create_game(server.base, "new_york", seed=3)
+    page.goto(f"{server.base}/#/watch/{game_id}")
+    page.wait_for_selector("main[data-version]")
+    measure = """() => {
+        const names = {};
+        for (const t of document.querySelectorAll('svg.board text.city-name')) {
+            const b = t.getBBox();
+            names[t.closest('g.city').dataset.city] = [b.x, b.y, b.x + b.width, b.y + b.height];
+        }
+        const spaces = [];
+        for (const sp of document.querySelectorAll('svg.board g.route g.space')) {
+            const m = sp.transform.baseVal.consolidate().matrix;
+            const r = sp.querySelector('rect');
+            const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((k) => Number(r.getAttribute(k)));
+            spaces.push([sp.closest('g.route').dataset.route,
+                         [[x, y], [x + w, y], [x + w, y + h], [x, y + h]].map(([px, py]) =>
+                             [m.a * px + m.c * py + m.e, m.b * px + m.d * py + m.f])]);
+        }
+        return [document.documentElement.lang, names, spaces];
+    }"""
+    seen = []
+    for lang in ("en", "zh-Hans", "zh-Hant"):
+        page.select_option("#lang-select", lang)
+        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        got_lang, names, spaces = page.evaluate(measure)
+        assert got_lang == lang and len(names) == len(game_map.cities) and len(spaces) == total
+        found = overlaps({k: tuple(v) for k, v in names.items()}, [(r, [tuple(p) for p in poly]) for r, poly in spaces])
+        assert found == [], (lang, found)
+        seen.append(names["Greenwich Village"])
+    assert seen[0] != seen[1]  # the names were measured anew in each language
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.locator("svg.board").screenshot(path=str(ARTIFACTS / "new-york-labels-zh-Hant.png"))
