@@ -336,7 +336,7 @@ def bold_width(name: str) -> float:
 
 def _near_spots(x: float, y: float, width: float, reach: float = 34.0, step: float = 3.0) -> list[Label]:
     """Every place for a name's box around the city (x, y), clear of its dot and at most `reach` from it,
-    nearest first (then the flatter, then left to right and top to bottom)."""
+    nearest first (then the flatter, then left to right and top to bottom), anchored towards the city."""
     height = FONT_SIZE * (ASCENT + DESCENT)
     gap = CITY_RADIUS + 2
     spots: list[tuple[float, float, float, float]] = []
@@ -352,7 +352,17 @@ def _near_spots(x: float, y: float, width: float, reach: float = 34.0, step: flo
             top += step
         left += step
     spots.sort()
-    return [Label(lf, tp + FONT_SIZE * ASCENT, "start", (lf, tp, lf + width, tp + height)) for _, _, lf, tp in spots]
+    out = []
+    for _, _, lf, tp in spots:
+        # anchored on the side towards the city, so that a shorter name (a translation) stays by its city
+        if lf + width <= x:
+            anchor, lx = "end", lf + width
+        elif lf >= x:
+            anchor, lx = "start", lf
+        else:
+            anchor, lx = "middle", lf + width / 2
+        out.append(Label(lx, tp + FONT_SIZE * ASCENT, anchor, (lf, tp, lf + width, tp + height)))
+    return out
 
 
 def _place_labels_clear_of_tracks(game_map: GameMap, p: list[list[float]]) -> list[Label]:
