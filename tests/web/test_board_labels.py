@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from ttr.maps import load_map
-from ttr.maps.layout import layout_board
+from ttr.maps.layout import REACH, layout_board
 from ttr.maps.render import TITLE_HEIGHT, render_svg
 
 from .conftest import ARTIFACTS, Served
@@ -97,9 +97,13 @@ def test_new_york_names_clear_the_routes_in_the_browser(page: Any, server: Serve
     page.wait_for_selector("main[data-version]")
     measure = """() => {
         const names = {};
+        const dots = {};
         for (const t of document.querySelectorAll('svg.board text.city-name')) {
             const b = t.getBBox();
-            names[t.closest('g.city').dataset.city] = [b.x, b.y, b.x + b.width, b.y + b.height];
+            const g = t.closest('g.city');
+            names[g.dataset.city] = [b.x, b.y, b.x + b.width, b.y + b.height];
+            const dot = g.querySelector('circle.city-dot');
+            dots[g.dataset.city] = [Number(dot.getAttribute('cx')), Number(dot.getAttribute('cy'))];
         }
         const spaces = [];
         for (const sp of document.querySelectorAll('svg.board g.route g.space')) {
@@ -110,16 +114,20 @@ def test_new_york_names_clear_the_routes_in_the_browser(page: Any, server: Serve
                          [[x, y], [x + w, y], [x + w, y + h], [x, y + h]].map(([px, py]) =>
                              [m.a * px + m.c * py + m.e, m.b * px + m.d * py + m.f])]);
         }
-        return [document.documentElement.lang, names, spaces];
+        return [document.documentElement.lang, names, spaces, dots];
     }"""
     seen = []
     for lang in ("en", "zh-Hans", "zh-Hant"):
         page.select_option("#lang-select", lang)
         page.wait_for_function(f"document.documentElement.lang === '{lang}'")
-        got_lang, names, spaces = page.evaluate(measure)
+        got_lang, names, spaces, dots = page.evaluate(measure)
         assert got_lang == lang and len(names) == len(game_map.cities) and len(spaces) == total
         found = overlaps({k: tuple(v) for k, v in names.items()}, [(r, [tuple(p) for p in poly]) for r, poly in spaces])
         assert found == [], (lang, found)
+        for city, (x0, y0, x1, y1) in names.items():  # each name by its own city, a translation too
+            x, y = dots[city]
+            gap = math.hypot(min(max(x, x0), x1) - x, min(max(y, y0), y1) - y)
+            assert gap <= REACH + 4, (lang, city, gap)
         seen.append(names["Greenwich Village"])
     assert seen[0] != seen[1]  # the names were measured anew in each language
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
