@@ -17,7 +17,8 @@ WEB = Path(__file__).resolve().parents[2] / "src" / "ttr" / "web"
 LANGS = ("en", "zh-Hans", "zh-Hant")
 WS_ERRORS = ("malformed", "too_large", "unknown_type", "join_first", "bad_token", "spectator", "not_your_turn",
              "stale_version", "illegal", "game_over", "not_found")
-CREATE_ERRORS = ("malformed", "unknown_map", "unknown_level", "bad_seats", "too_large")  # POST /api/games
+CREATE_ERRORS = ("malformed", "unknown_map", "unknown_level", "bad_seats", "too_large",  # POST /api/games
+                 "network")  # no answer
 
 
 def load(lang: str) -> dict[str, object]:

@@ -161,6 +161,12 @@ def test_create_errors_in_the_pages_language(browser: Any, server: Served) -> No
         assert detail.inner_text().startswith("伺服器原文：")
         # the server's own English words, kept as the detail
         assert detail.locator("[lang=en]").inner_text().startswith("seat 1: unknown bot level 'nonesuch'")
+        page.route("**/api/games", lambda route: route.abort())  # no answer at all
+        page.select_option("#seat-1-level", "easy")
+        page.click("#create-game")
+        page.wait_for_function("document.querySelector('#create-error .error-text')?.textContent.includes('回應')")
+        assert error.locator(".error-text").inner_text().startswith("無法建立遊戲：伺服器沒有回應")
+        assert error.locator(".error-detail").count() == 0  # no server words to show
         shot(page, "create-error-zh-Hant")
     finally:
         context.close()

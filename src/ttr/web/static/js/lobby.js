@@ -1,5 +1,5 @@
 // The lobby: create a game (map, seats, bots), invite links, your games, recent games to watch or replay.
-import { api, loadSeats, saveSeat, forgetSeat, inviteLink } from "./api.js";
+import { api, ApiError, loadSeats, saveSeat, forgetSeat, inviteLink } from "./api.js";
 import { h, clear, announce } from "./dom.js";
 import { t, tOr, translateDom } from "./i18n.js";
 
@@ -147,8 +147,10 @@ class Lobby {
       announce(t("lobby.created"));
     } catch (err) {
       // a known error code in the page's language, the server's own (English) words kept beside it
-      const key = `error.create.${err.code}`;
-      if (err.code && tOr(key, null) !== null) this.showError({ key, detail: err.message });
+      // (no answer at all, the server unreachable: "network", with no server words to show)
+      const code = err instanceof ApiError ? err.code : "network";
+      const key = `error.create.${code}`;
+      if (tOr(key, null) !== null) this.showError({ key, detail: code === "network" ? null : err.message });
       else this.showError({ key: "error.create", params: { message: err.message } });
     }
   }
