@@ -39,6 +39,7 @@ from typing import Any
 
 from ttr.bots.base import BaseBot
 from ttr.bots.greedy import GreedyBot
+from ttr.bots.inference import TicketBelief
 from ttr.bots.mcts_policy import estimate
 from ttr.bots.planning import Board, sort_options
 from ttr.bots.playout import GreedyPlayout
@@ -62,6 +63,9 @@ class MctsBot(BaseBot):
     min_worlds = 3  # ... in at least this many worlds, and significantly (see `t_critical`)
     prune = 6.0  # after `prune_after` worlds, a candidate this many points worse than the guide's move is dropped
     prune_after = 2
+    belief = True  # sample the other seats' tickets weighted by their claims (`ttr.bots.inference`)
+    squash = 0.0  # if > 0: a margin m counts as squash * tanh(m / squash) (winning matters, not by how much)
+    blocks = 1  # claims of routes other seats likely need, considered beside the others
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
                  time_limit: float | None = None, depth: int | None = None) -> None:
@@ -92,9 +96,12 @@ class MctsBot(BaseBot):
             return guide_action
         info = InfoSet(self.game_map, view)
         rng = self.rng
-        first = info.sample(rng)
+        board = Board.from_view(self.guide.ix, view)
+        belief = TicketBelief(self.guide.ix, board.owner, self.seat, board.n) if self.belief else None
+        weights = belief.weights if belief is not None else None
+        first = info.sample(rng, weights)
         guide = first.encode(guide_action)
-        cands = self.candidates(first, guide, view, legal)
+        cands = self.candidates(first, guide, view, legal, belief)
         if len(cands) < 2:
             return guide_action
         if self._playout is None or len(self._playout.bots) != first.n:
@@ -122,7 +129,7 @@ class MctsBot(BaseBot):
             now = time.thread_time()
             if now + (now - start) / n > deadline:  # another world would overrun the time
                 break
-            world = info.sample(rng)
+            world = info.sample(rng, weights)
         self.last_values = {aid: gains[aid] / worlds[aid] if worlds[aid] else 0.0 for aid in cands}
         best = max(cands, key=lambda aid: (self.last_values[aid], aid == guide, -aid))
         if best == guide or self.last_values[best] < self.margin:
@@ -148,11 +155,14 @@ class MctsBot(BaseBot):
             self._playout.run(game, self.depth)
         totals = estimate(game)  # the final scores once the game is over
         me = self.seat
-        return totals[me] - max(v for q, v in enumerate(totals) if q != me)
+        margin = totals[me] - max(v for q, v in enumerate(totals) if q != me)
+        squash = self.squash
+        return squash * math.tanh(margin / squash) if squash else margin
 
     # ------------------------------------------------------------------ candidates
 
-    def candidates(self, game: Game, guide: int, view: dict[str, Any], legal: list[Action]) -> list[int]:
+    def candidates(self, game: Game, guide: int, view: dict[str, Any], legal: list[Action],
+                   belief: TicketBelief | None = None) -> list[int]:
         """The moves the search compares (catalogue ids, the guide's first); see the module docstring."""
         out = [guide]
         if game.phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
@@ -192,6 +202,18 @@ class MctsBot(BaseBot):
         ranked = sorted(best, key=lambda r: (link[r] not in plan_links, -length[r], r))
         for r in ranked[:self.claims]:
             if r not in claimed:
+                out.append(best[r][1])
+                claimed.add(r)
+        if belief is not None and self.blocks:  # the open routes other seats most likely still need
+            need: dict[int, float] = {}
+            mine = set(game.tickets[self.seat])
+            for q in range(game.n):
+                if q != self.seat:
+                    for r, w in belief.needed_routes(q, mine).items():
+                        need[link[r]] = need.get(link[r], 0.0) + w
+            blocks = sorted((r for r in best if link[r] in need and r not in claimed),
+                            key=lambda r: (-need[link[r]], -length[r], r))
+            for r in blocks[:self.blocks]:
                 out.append(best[r][1])
         return out
 

@@ -1,0 +1,94 @@
+"""What the other seats' claims say about their hidden tickets.
+
+A seat builds towards its tickets, so the routes it has claimed make some tickets likelier than others.
+`TicketBelief` reads the board once per decision: for every other seat q and ticket t, the trains of t's
+path q has already laid, `laid = d0(t) - dq(t)`, where d0 is the ticket's shortest distance on the empty
+board and dq the same distance when q's own routes cost nothing and routes of other seats are closed.
+The weight of t for q is `exp(per_train * laid)` (1 when q has laid nothing towards it): the chance of a
+ticket in a sampled hand grows with the work already done for it (`ttr.engine.sample.InfoSet.sample`
+takes these weights). `per_train` was fitted on greedy games (docs/bots.md).
+
+The same belief names the routes another seat most likely still needs (`needed_routes`): the search
+(`ttr.bots.mcts`) tries claiming one of them to block it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ttr.bots.planning import INF, MapIndex, dijkstra, path_to
+
+PER_TRAIN = 0.4  # log-weight per train laid towards a ticket (fitted, see docs/bots.md)
+MAX_LAID = 15  # trains of progress counted at most (keeps weights finite and the belief humble)
+
+
+def empty_board_distances(ix: MapIndex) -> list[float]:
+    """Every ticket's shortest distance in trains on the empty board, kept with the map."""
+    cache = ix.game_map.engine_cache
+    found: list[float] | None = cache.get("bots.ticket_distances")
+    if found is None:
+        costs = [float(x) for x in ix.length]
+        by_source: dict[int, list[float]] = {}
+        found = []
+        for a, b in zip(ix.ticket_a, ix.ticket_b, strict=True):
+            dist = by_source.get(a)
+            if dist is None:
+                dist = by_source[a] = dijkstra(ix, costs, a)[0]
+            found.append(dist[b])
+        cache["bots.ticket_distances"] = found
+    return found
+
+
+class TicketBelief:
+    """Per other seat, a weight per ticket (see the module) and the paths its likeliest tickets still need."""
+
+    def __init__(self, ix: MapIndex, owner: list[int], seat: int, n: int, per_train: float = PER_TRAIN) -> None:
+        """Read the route owners (`owner[r]`: seat or -1) as seen by `seat` in an `n`-seat game."""
+        self.ix = ix
+        self.seat = seat
+        self.owner = owner
+        base = empty_board_distances(ix)
+        self.weights: list[list[float] | None] = [None] * n
+        self._prev: list[dict[int, list[int]]] = [{} for _ in range(n)]
+        self._laid: list[list[float]] = [[] for _ in range(n)]
+        length = ix.length
+        for q in range(n):
+            if q == seat or q not in owner:
+                continue  # the seat itself, or a seat with no routes yet: a uniform deal
+            costs = [0.0 if o == q else (float(length[r]) if o < 0 else INF) for r, o in enumerate(owner)]
+            dists: dict[int, list[float]] = {}
+            prevs = self._prev[q]
+            laid_q = []
+            for t, (a, b) in enumerate(zip(ix.ticket_a, ix.ticket_b, strict=True)):
+                dist = dists.get(a)
+                if dist is None:
+                    dist, prevs[a] = dijkstra(ix, costs, a)
+                    dists[a] = dist
+                laid = base[t] - dist[b] if dist[b] < INF else 0.0
+                laid_q.append(min(max(laid, 0.0), MAX_LAID))
+            self._laid[q] = laid_q
+            self.weights[q] = [math.exp(per_train * x) for x in laid_q]
+
+    def laid(self, q: int, t: int) -> float:
+        """The trains of ticket t's path seat q has laid (0 for the seat itself or a seat with no routes)."""
+        return self._laid[q][t] if self._laid[q] else 0.0
+
+    def needed_routes(self, q: int, exclude: set[int] | frozenset[int] = frozenset()) -> dict[int, float]:
+        """Open routes on the cheapest remaining paths of q's tickets, each with the belief weight of the
+        tickets that need it (tickets q has not started carry weight 1; the seat's own tickets, `exclude`,
+        none)."""
+        weights = self.weights[q]
+        prevs = self._prev[q]
+        if weights is None:
+            return {}
+        out: dict[int, float] = {}
+        for t, (a, b) in enumerate(zip(self.ix.ticket_a, self.ix.ticket_b, strict=True)):
+            if t in exclude or weights[t] <= 1.0:
+                continue
+            prev = prevs.get(a)
+            if prev is None:
+                continue
+            for r in path_to(self.ix, prev, a, b):
+                if self.owner[r] < 0:
+                    out[r] = out.get(r, 0.0) + weights[t]
+        return out

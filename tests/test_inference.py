@@ -1,0 +1,81 @@
+"""`ttr.bots.inference`: the belief about other seats' tickets read from their claims, and the routes it
+says they still need (used by `mcts` to sample worlds and to try blocking claims)."""
+
+from __future__ import annotations
+
+import math
+
+from ttr.bots.inference import PER_TRAIN, TicketBelief, empty_board_distances
+from ttr.bots.mcts import MctsBot
+from ttr.bots.planning import MapIndex, map_index, shortest_path
+from ttr.bots.playout import GreedyPlayout
+from ttr.engine import Game, seat_view
+from ttr.engine import actions as A
+from ttr.engine.game import CHOOSE_SETUP, MAIN
+from ttr.maps import load_map
+
+
+def _path(ix: MapIndex, a: str, b: str) -> list[int]:
+    m = ix.game_map
+    return shortest_path(ix, [float(x) for x in ix.length], m.city_index[a], m.city_index[b])[1]
+
+
+def test_a_seat_building_a_tickets_path_makes_that_ticket_likelier() -> None:
+    game_map = load_map("europe")
+    ix = map_index(game_map)
+    owner = [-1] * len(game_map.routes)
+    for r in _path(ix, "Lisboa", "Danzig")[:4]:  # seat 1 has laid part of the long ticket's path
+        owner[r] = 1
+    belief = TicketBelief(ix, owner, 0, 2)
+    assert belief.weights[0] is None  # the seat itself
+    weights = belief.weights[1]
+    assert weights is not None
+    lisboa_danzig = game_map.ticket("Lisboa-Danzig").index
+    unrelated = game_map.ticket("Stockholm-Wien").index
+    assert belief.laid(1, lisboa_danzig) > 0
+    assert weights[lisboa_danzig] == math.exp(PER_TRAIN * belief.laid(1, lisboa_danzig))
+    assert weights[lisboa_danzig] > 3 * weights[unrelated]
+    assert weights[unrelated] == 1.0
+    # The routes it still needs for that ticket are open routes on the rest of its path.
+    needed = belief.needed_routes(1)
+    assert needed and all(owner[r] < 0 for r in needed)
+    rest = set(_path(ix, "Lisboa", "Danzig")[4:])
+    assert rest & set(needed)
+
+
+def test_a_seat_without_routes_gets_a_uniform_deal() -> None:
+    game_map = load_map("new_york")
+    ix = map_index(game_map)
+    belief = TicketBelief(ix, [-1] * len(game_map.routes), 0, 3)
+    assert belief.weights == [None, None, None]
+    assert belief.needed_routes(1) == {}
+    distances = empty_board_distances(ix)
+    assert len(distances) == len(game_map.tickets) and all(0 < d < math.inf for d in distances)
+
+
+def test_the_search_tries_blocking_a_route_another_seat_needs() -> None:
+    """With a belief, `mcts` adds a claim on a route the other seat's likely tickets still need."""
+    game_map = load_map("new_york")
+    game = Game.new(game_map, 2, seed=3)
+    while game.phase == CHOOSE_SETUP:
+        game.apply(game.legal_actions()[0])
+    bot = MctsBot(game_map, 0, 1, iterations=4)
+    playout = GreedyPlayout(game_map, 2, 1)
+    # Play greedy until seat 1 owns some routes and it is seat 0's main turn with cards to claim.
+    for _ in range(200):
+        ix = map_index(game_map)
+        if game.current == 0 and game.phase == MAIN and 1 in game.owner:
+            belief = TicketBelief(ix, game.owner, 0, 2)
+            needed = belief.needed_routes(1, set(game.tickets[0]))
+            view = seat_view(game, 0)
+            legal = game.legal_actions()
+            claims = {a.route for a in legal if a.kind == "claim_route"}
+            wanted = {ix.link[r] for r in needed}
+            if any(ix.link[game_map.route(name).index] in wanted for name in claims):
+                guide = game.encode(bot.guide.choose(view, legal))
+                with_belief = bot.candidates(game, guide, view, legal, belief)
+                routes = {game.cat.a[aid] for aid in with_belief if game.cat.kind[aid] == A.CLAIM}
+                assert {ix.link[r] for r in routes} & wanted
+                return
+        game.apply_unchecked(playout.choose_id(game))
+    raise AssertionError("no position where a needed route was claimable")
