@@ -176,3 +176,34 @@ def test_t_critical_is_close_to_students_table() -> None:
     for dof, value in table.items():
         assert abs(t_critical(dof) - value) <= 0.14
     assert t_critical(0) == float("inf")
+
+
+def test_a_playout_can_give_one_seat_another_style() -> None:
+    """`GreedyPlayout(styles=...)`: the styled seat plays its variant, the others greedy."""
+    from ttr.bots.styles import GreedyRush
+
+    game_map = load_map("new_york")
+    plain = GreedyPlayout(game_map, 2, 1)
+    styled = GreedyPlayout(game_map, 2, 1, {0: GreedyRush})
+    assert type(styled.bots[0]) is GreedyRush and type(styled.bots[1]) is GreedyBot
+    differ = 0
+    for seed in range(6):
+        a, b = Game.new(game_map, 2, seed=seed), Game.new(game_map, 2, seed=seed)
+        plain.run(a)
+        styled.run(b)
+        differ += a.history != b.history
+    assert differ > 0  # rushing is another plan: some games go otherwise
+
+
+def test_main_turn_candidates_include_each_styles_move() -> None:
+    """In a main turn the search also tries each style's move, continued in that style."""
+    game_map = load_map("europe")
+    game = Game.new(game_map, 2, seed=4)
+    playout = GreedyPlayout(game_map, 2, 4)
+    while game.phase != 1 or game.current != 0 or len(game.history) < 10:
+        game.apply_unchecked(playout.choose_id(game))
+    bot = MctsBot(game_map, 0, 1, iterations=60)
+    bot.choose(seat_view(game, 0), game.legal_actions())
+    stride = len(game.cat)
+    styled = [key for key in bot.last_values if key >= stride]
+    assert {key // stride for key in styled} == set(range(1, len(bot.styles) + 1))

@@ -43,6 +43,7 @@ from ttr.bots.inference import TicketBelief
 from ttr.bots.mcts_policy import estimate
 from ttr.bots.planning import Board, sort_options
 from ttr.bots.playout import GreedyPlayout
+from ttr.bots.styles import STYLES
 from ttr.engine import Action, Game
 from ttr.engine import actions as A
 from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN
@@ -60,11 +61,13 @@ class MctsBot(BaseBot):
     margin = 2.0  # points on average another candidate must gain over the guide's move to be played
     claims = 3  # claims considered beside the guide's move
     keeps = 3  # keep-sets considered
+    target_worlds = 6  # worlds the finalists should get: fewer candidates when the budget is short
     min_worlds = 3  # ... in at least this many worlds, and significantly (see `t_critical`)
     prune = 6.0  # after `prune_after` worlds, a candidate this many points worse than the guide's move is dropped
     prune_after = 2
     belief = True  # sample the other seats' tickets weighted by their claims (`ttr.bots.inference`)
     squash = 0.0  # if > 0: a margin m counts as squash * tanh(m / squash) (winning matters, not by how much)
+    styles: tuple[type[GreedyBot], ...] = STYLES  # other plans tried in main turns (`ttr.bots.styles`)
     blocks = 1  # claims of routes other seats likely need, considered beside the others
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
@@ -83,7 +86,8 @@ class MctsBot(BaseBot):
         self.guide = GreedyBot(game_map, seat, seed)
         self.last_iterations = 0  # playouts of the last search
         self.last_values: dict[int, float] = {}  # candidate id -> its mean gain over the guide's move (last search)
-        self._playout: GreedyPlayout | None = None
+        self._playouts: list[GreedyPlayout] = []  # per style (0: greedy), playouts with this seat in it
+        self._style_bots: list[GreedyBot] = []  # one bot per style, for the style's move
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         """The guide's move, unless the search finds a candidate clearly better on the sampled worlds."""
@@ -102,10 +106,20 @@ class MctsBot(BaseBot):
         first = info.sample(rng, weights)
         guide = first.encode(guide_action)
         cands = self.candidates(first, guide, view, legal, belief)
+        if len(self._style_bots) != len(self.styles):
+            self._style_bots = [style(self.game_map, self.seat, self.ctx.seed) for style in self.styles]
+        if first.phase == MAIN:  # a move of each style, continued in that style (key: id + style * catalogue size)
+            stride = len(first.cat)
+            for k, bot in enumerate(self._style_bots, start=1):
+                key = first.encode(bot.choose(view, legal)) + k * stride
+                if key not in cands:
+                    cands.append(key)
         if len(cands) < 2:
             return guide_action
-        if self._playout is None or len(self._playout.bots) != first.n:
-            self._playout = GreedyPlayout(self.game_map, first.n, self.rng.randrange(1 << 30))
+        if len(self._playouts) != 1 + len(self.styles) or len(self._playouts[0].bots) != first.n:
+            seed = self.rng.randrange(1 << 30)
+            self._playouts = [GreedyPlayout(self.game_map, first.n, seed)] + [
+                GreedyPlayout(self.game_map, first.n, seed, {self.seat: style}) for style in self.styles]
         deadline = time.thread_time() + self.time_limit if self.time_limit is not None else math.inf
         limit = self.iterations if self.iterations is not None else 1 << 60
         gains = dict.fromkeys(cands, 0.0)  # per candidate: the sum over its worlds of its margin minus the guide's
@@ -129,6 +143,15 @@ class MctsBot(BaseBot):
             now = time.thread_time()
             if now + (now - start) / n > deadline:  # another world would overrun the time
                 break
+            # Playouts left in the budget; when they cannot give every live candidate `target_worlds`
+            # worlds, keep the guide's move and only the best others that they can (at least one).
+            per_playout = (now - start) / self.last_iterations
+            left = min(limit - self.last_iterations, (deadline - now) / per_playout if per_playout > 0 else math.inf)
+            short = self.target_worlds - n
+            if short > 0 and len(live) * short > left:
+                keep = max(1, int(left // short) - 1)
+                others = sorted(live[1:], key=lambda aid: -gains[aid] / worlds[aid])[:keep]
+                live = [guide, *others]
             world = info.sample(rng, weights)
         self.last_values = {aid: gains[aid] / worlds[aid] if worlds[aid] else 0.0 for aid in cands}
         best = max(cands, key=lambda aid: (self.last_values[aid], aid == guide, -aid))
@@ -141,18 +164,21 @@ class MctsBot(BaseBot):
         error = math.sqrt(max(0.0, squares[best] / k - mean * mean) / (k - 1))
         if mean < t_critical(k - 1) * error:  # not clearly better than the guide's move: within the noise
             return guide_action
-        action = first.decode(best)
+        action = first.decode(best % len(first.cat))
         return action if action in legal else guide_action
 
-    def _play(self, world: Game, aid: int) -> float:
-        """The seat's margin over the best other seat after `aid` and a greedy playout in a copy of `world`."""
-        assert self._playout is not None
+    def _play(self, world: Game, key: int) -> float:
+        """The seat's margin over the best other seat after the candidate `key` (a catalogue id, plus the
+        catalogue size times its style) and a playout in a copy of `world`: greedy for the other seats, the
+        candidate's style (0: greedy) for this one."""
+        style, aid = divmod(key, len(world.cat))
+        playout = self._playouts[style]
         game = world.copy()
         game.apply_unchecked(aid)
         if self.depth is None:
-            self._playout.run(game)
+            playout.run(game)
         else:
-            self._playout.run(game, self.depth)
+            playout.run(game, self.depth)
         totals = estimate(game)  # the final scores once the game is over
         me = self.seat
         margin = totals[me] - max(v for q, v in enumerate(totals) if q != me)

@@ -21,10 +21,12 @@ from ttr.maps import GameMap
 class GreedyPlayout:
     """One greedy bot per seat, reused from playout to playout (their plan caches are keyed by the board)."""
 
-    def __init__(self, game_map: GameMap, n: int, seed: int) -> None:
-        """Greedy bots for seats 0..n-1 of `game_map`, seeded with `seed`."""
+    def __init__(self, game_map: GameMap, n: int, seed: int, styles: dict[int, type[GreedyBot]] | None = None) -> None:
+        """Greedy bots for seats 0..n-1 of `game_map`, seeded with `seed`; `styles` gives some seats a variant
+        of greedy instead (`ttr.bots.styles`)."""
         self.ix = map_index(game_map)
-        self.bots = [GreedyBot(game_map, s, seed) for s in range(n)]
+        chosen = styles or {}
+        self.bots = [chosen.get(s, GreedyBot)(game_map, s, seed) for s in range(n)]
 
     def choose_id(self, game: Game) -> int:
         """The catalogue id greedy plays for the seat to move in `game`."""
