@@ -4,22 +4,27 @@ A decision of the `mcts` bot:
 
 1. It asks the greedy bot (`ttr.bots.greedy`) for its move: the *guide*. The second card of a draw and
    tunnel payments are left to it, as is any decision with a single legal action.
-2. It picks a handful of *candidates*: the guide's move; in a main turn, a card draw, a ticket draw, the
-   claims of greedy's plan routes and the longest claims it can pay (one card set per route, as greedy
-   would pay); when choosing tickets, greedy's best keep-sets by its own valuation.
+2. It picks a handful of *candidates*, each a first move and the style it goes on in: the guide's move; in
+   a main turn, a card draw, a ticket draw, the claims of greedy's plan routes and the longest claims it can
+   pay (one card set per route, as greedy would pay), a claim blocking a route the other seats likely need,
+   all continued with greedy, and the move of each style of `ttr.bots.styles` continued in that style (so
+   it weighs plans, not only moves); when choosing tickets, greedy's best keep-sets by its own valuation.
 3. It samples *worlds*: full games consistent with what its seat has seen (`ttr.engine.sample.InfoSet`:
    other hands and tickets, the deck and ticket deck order are dealt at random; face-up cards, discards,
-   claims and its own hand and tickets are as seen). Blind draws and tunnel reveals are chance, resolved
-   by the world's deck.
-4. In every world it plays every candidate, then greedy for all seats to the end of the game (or for
-   `depth` actions, then the estimate of `ttr.bots.mcts_policy`), and scores the candidate by its seat's
-   final margin over the best other seat. Every candidate meets the same worlds (common random numbers),
-   so their differences are measured with far less noise than their values.
+   claims, its own hand and tickets and where its returned tickets lie are as seen). The other seats'
+   tickets are weighted by how far their claims already go towards them (`ttr.bots.inference`). Blind
+   draws and tunnel reveals are chance, resolved by the world's deck.
+4. In every world it plays every candidate, then greedy for the other seats and the candidate's style for
+   its own (to the end of the game, or for `depth` actions, then the estimate of `ttr.bots.mcts_policy`),
+   and scores the candidate by its seat's final margin over the best other seat. Every candidate meets the
+   same worlds (common random numbers), so their differences are measured with far less noise than their
+   values.
 5. It plays the candidate of best mean margin, but leaves the guide's move only when the other one is
    better by `margin` points on average, in at least `min_worlds` worlds, and significantly (a one-sided
    paired t-test at about 5%, `t_critical`): the search mostly catches greedy's mistakes. A candidate more
-   than `prune` points worse than the guide's move after `prune_after` worlds is dropped, and the search
-   stops when only the guide's move is left.
+   than `prune` points worse than the guide's move after `prune_after` worlds is dropped, only the best
+   ones are kept when the budget cannot give them `target_worlds` worlds, and the search stops when only
+   the guide's move is left.
 
 The search is one level deep (a flat Monte Carlo search over the root moves; the opponents and the seat's
 own later moves follow greedy), which the playouts' accuracy repays better than a deeper tree would at
@@ -66,7 +71,6 @@ class MctsBot(BaseBot):
     prune = 6.0  # after `prune_after` worlds, a candidate this many points worse than the guide's move is dropped
     prune_after = 2
     belief = True  # sample the other seats' tickets weighted by their claims (`ttr.bots.inference`)
-    squash = 0.0  # if > 0: a margin m counts as squash * tanh(m / squash) (winning matters, not by how much)
     styles: tuple[type[GreedyBot], ...] = STYLES  # other plans tried in main turns (`ttr.bots.styles`)
     blocks = 1  # claims of routes other seats likely need, considered beside the others
 
@@ -181,9 +185,7 @@ class MctsBot(BaseBot):
             playout.run(game, self.depth)
         totals = estimate(game)  # the final scores once the game is over
         me = self.seat
-        margin = totals[me] - max(v for q, v in enumerate(totals) if q != me)
-        squash = self.squash
-        return squash * math.tanh(margin / squash) if squash else margin
+        return totals[me] - max(v for q, v in enumerate(totals) if q != me)
 
     # ------------------------------------------------------------------ candidates
 
