@@ -125,9 +125,10 @@ def tickets_out(game: Game) -> list[int]:
     rules = game.map.rules
     out = game.initial_long[game.n * rules.setup_long_tickets:]
     if rules.setup_returned == "box":
-        for seat, aid, kept in game.history[:game.n]:  # the setup choices come first, one per seat
+        for seat, aid, detail in game.history[:game.n]:  # the setup choices come first, one per seat
             if game.cat.kind[aid] != A.KEEP_TICKETS:
                 break
+            kept = detail[:game.cat.a[aid].bit_count()]  # a keep's detail: the kept tickets, then the returned
             out += [t for t in setup_offer(game, seat) if t not in kept]
     return out
 
@@ -296,6 +297,9 @@ def secret_tickets(game: Game, viewer: int | None) -> set[str]:
         for p in range(game.n):
             if p != viewer:
                 secret |= set(game.tickets[p])
+    for p, aid, detail in game.history:  # the viewer saw the tickets it gave back: its log may name them
+        if p == viewer and game.cat.kind[aid] == A.KEEP_TICKETS:
+            secret -= set(detail[game.cat.a[aid].bit_count():])
     return {game.map.tickets[t].name for t in secret}
 
 
