@@ -172,6 +172,43 @@ def test_create_errors_in_the_pages_language(browser: Any, server: Served) -> No
         context.close()
 
 
+def test_list_errors_in_the_pages_language(browser: Any, server: Served) -> None:
+    """A lobby list that does not load (the recent games, the maps) says so in the page's language, the server's
+    own words kept below as a detail; no answer at all gets its own message."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="zh-CN")
+    try:
+        page = context.new_page()
+        games_list = re.compile(r"/api/games\?limit=")
+        page.route(games_list, lambda route: route.fulfill(
+            status=503, json={"error": {"code": "unavailable", "message": "database is locked"}}))
+        page.goto(server.base + "/")
+        page.wait_for_selector("#recent-error .error-text")
+        error = page.locator("#recent-error")
+        assert error.locator(".error-text").inner_text() == "无法加载游戏列表。"
+        detail = error.locator(".error-detail")
+        assert detail.inner_text().startswith("服务器原文：")
+        assert detail.locator("[lang=en]").inner_text() == "database is locked"
+        page.select_option("#lang-select", "zh-Hant")  # loaded again, worded in the new language
+        page.wait_for_function("document.querySelector('#recent-error .error-text')?.textContent.includes('載入')")
+        assert error.locator(".error-text").inner_text() == "無法載入遊戲列表。"
+        page.unroute(games_list)
+        page.route(games_list, lambda route: route.abort())  # no answer at all
+        page.select_option("#lang-select", "zh-Hans")
+        page.wait_for_function("document.querySelector('#recent-error .error-text')?.textContent.includes('回应')")
+        assert error.locator(".error-text").inner_text().startswith("无法加载游戏列表：服务器没有回应")
+        assert error.locator(".error-detail").count() == 0  # no server words to show
+        # the list of maps: without it there is no lobby
+        page.route("**/api/maps", lambda route: route.fulfill(
+            status=500, json={"error": {"code": "internal", "message": "maps exploded"}}))
+        page.reload()
+        page.wait_for_selector("#lobby-error .error-text")
+        assert page.locator("#lobby-error .error-text").inner_text() == "无法打开大厅：地图列表没有加载。"
+        assert page.locator("#lobby-error .error-detail [lang=en]").inner_text() == "maps exploded"
+        shot(page, "list-error-zh-Hans")
+    finally:
+        context.close()
+
+
 def test_phone_keeps_the_scroll_position_after_a_move(browser: Any, server: Served) -> None:
     """One column at 390x844: scrolled down to the actions, the page stays where it was after each of the
     player's own moves (the board and panels drawn anew), also when the bots then have the turn."""

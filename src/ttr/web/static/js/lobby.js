@@ -12,8 +12,36 @@ export function parseSeed(text) {
   return seed <= SEED_MAX ? seed : null;
 }
 
+/** An error line: the message in the page's language (`error` is {key, params, detail?}), the server's own
+ * (English) words kept below it as a detail. The lobby's create-game errors and its lists use it. */
+export function errorLine(error, attrs = {}) {
+  const box = h("div", { class: "error", role: "alert", ...attrs });
+  if (!error) return box;
+  box.append(h("span", { class: "error-text" }, t(error.key, error.params || {})));
+  if (error.detail) {
+    box.append(h("small", { class: "error-detail" }, t("error.server_said"), " ", h("span", { lang: "en" }, error.detail)));
+  }
+  return box;
+}
+
+/** A list that did not load: `key` when the server answered with an error (its words as the detail), `networkKey`
+ * when it did not answer at all (no server words to show), like the create-game errors. */
+function loadError(err, key, networkKey) {
+  return err instanceof ApiError ? { key, detail: err.message } : { key: networkKey, detail: null };
+}
+
 export async function showLobby(main) {
-  const [maps, bots] = await Promise.all([api.maps(), api.bots().catch(() => [])]);
+  let maps;
+  try {
+    maps = await api.maps();
+  } catch (err) {
+    // the lobby cannot offer a game without the list of maps: say so in the page's language, worded again on a change
+    const error = loadError(err, "error.load.maps", "error.load.maps_network");
+    const view = { relabel: () => clear(main).append(errorLine(error, { id: "lobby-error" })) };
+    view.relabel();
+    return view;
+  }
+  const bots = await api.bots().catch(() => []);
   const levels = bots.length ? bots.map((b) => b.level) : ["easy", "medium", "hard", "expert"];
   const view = new Lobby(main, maps, levels);
   view.render();
@@ -157,14 +185,7 @@ class Lobby {
 
   /** The error line under the form: the translated message, and the server's words as a detail. */
   renderError() {
-    const box = h("div", { class: "error", id: "create-error", role: "alert" });
-    if (!this.error) return box;
-    box.append(h("span", { class: "error-text" }, t(this.error.key, this.error.params || {})));
-    if (this.error.detail) {
-      box.append(h("small", { class: "error-detail" }, t("error.server_said"), " ",
-        h("span", { lang: "en" }, this.error.detail)));
-    }
-    return box;
+    return errorLine(this.error, { id: "create-error" });
   }
 
   showError(error) {
@@ -218,7 +239,8 @@ class Lobby {
     try {
       games = await api.games(30);
     } catch (err) {
-      clear(box).append(h("p", { class: "error" }, t("error.load", { message: err.message })));
+      // in the page's language (render() on a language change loads the list again), the server's words below
+      clear(box).append(errorLine(loadError(err, "error.load.games", "error.load.games_network"), { id: "recent-error" }));
       return;
     }
     clear(box);
