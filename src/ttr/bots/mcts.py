@@ -109,7 +109,7 @@ class MctsBot(BaseBot):
         weights = belief.weights if belief is not None else None
         first = info.sample(rng, weights)
         guide = first.encode(guide_action)
-        cands = self.candidates(first, guide, view, legal, belief)
+        cands = self.candidates(first, guide, view, legal, belief, board)
         if len(self._style_bots) != len(self.styles):
             self._style_bots = [style(self.game_map, self.seat, self.ctx.seed) for style in self.styles]
         if first.phase == MAIN:  # a move of each style, continued in that style (key: id + style * catalogue size)
@@ -190,11 +190,13 @@ class MctsBot(BaseBot):
     # ------------------------------------------------------------------ candidates
 
     def candidates(self, game: Game, guide: int, view: dict[str, Any], legal: list[Action],
-                   belief: TicketBelief | None = None) -> list[int]:
-        """The moves the search compares (catalogue ids, the guide's first); see the module docstring."""
+                   belief: TicketBelief | None = None, board: Board | None = None) -> list[int]:
+        """The moves the search compares (catalogue ids, the guide's first); see the module docstring.
+        `board` is the view read into a `Board`, if the caller has it already."""
         out = [guide]
-        if game.phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
+        if board is None:
             board = Board.from_view(self.guide.ix, view)
+        if game.phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
             opts = sort_options(self.guide.ix, legal)
             for i in self.guide.keep_ranking(board, opts)[:self.keeps]:
                 aid = game.encode(opts.keeps[i][1])
@@ -212,7 +214,6 @@ class MctsBot(BaseBot):
             draws = [aid for aid in ids if kind[aid] in (A.DRAW_DECK, A.DRAW_FACE_UP)]
             if draws:
                 out.append(draws[0])  # the blind draw when the deck has cards (greedy picks the second card)
-        board = Board.from_view(self.guide.ix, view)
         plan_links = {self.guide.ix.link[r] for r in self.guide._current_plan(board).routes}
         link = self.guide.ix.link
         hand = game.hands[game.current]
