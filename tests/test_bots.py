@@ -252,3 +252,27 @@ def test_route_focus_keeps_the_first_three_tickets_at_setup() -> None:
     game = Game.new(game_map, 2, seed=3)
     action = make_bot("route_focus", game_map, 0, 3).choose(seat_view(game, 0), game.legal_actions())
     assert action.tickets == tuple(game_map.tickets[t].name for t in game.offered[:3])
+
+
+def test_greedy_values_the_tourist_attractions_a_route_newly_reaches() -> None:
+    """N-SCORE-1 (New York): a route scores 1 more per tourist attraction it reaches first; greedy counts it
+    in its claims and path costs, and not again once its routes reach that attraction."""
+    from ttr.bots.greedy import GreedyBot
+
+    game_map = load_map("new_york")
+    ix = map_index(game_map)
+    attraction = {c.index for c in game_map.cities if c.name in game_map.tourist_attractions}
+    route = next(r for r in range(len(game_map.routes)) if ix.route_a[r] in attraction and ix.route_b[r] in attraction)
+    other = next(r for r in range(len(game_map.routes)) if r != route and ix.twin[route] != r
+                 and ix.route_a[route] in (ix.route_a[r], ix.route_b[r]))
+    game = Game.new(game_map, 2, seed=1)
+    bot = GreedyBot(game_map, 0, 1)
+    fresh = Board.from_game(ix, game, 0)
+    assert bot._attraction_gain(fresh, route) == 2
+    costs = bot._costs(fresh)
+    bot.attraction_cost = 0.0
+    assert costs[route] < bot._costs(fresh)[route]  # the attractions make the route cheaper to plan through
+    game.owner[other] = 0  # seat 0 now reaches one end of `route` already
+    assert bot._attraction_gain(Board.from_game(ix, game, 0), route) == 1
+    assert bot._attraction_gain(Board.from_game(ix, game, 1), route) == 2  # the other seat does not
+    assert not any(map_index(load_map("europe")).attraction)

@@ -106,7 +106,8 @@ def test_trail_lengths_are_the_engines(map_name: str) -> None:
 
 
 def _reference_costs(bot: GreedyBot, board: Board, borrow: bool) -> list[float]:
-    """Greedy's path costs as they were first written: `route_costs`, then its adjustments route by route."""
+    """Greedy's path costs as they were first written: `route_costs`, then its adjustments route by route
+    (and the tourist attractions' share, added later)."""
     ix = bot.ix
     stations = bot.game_map.rules.stations > 0 and borrow
     costs = route_costs(board, bot.overhead, bot.tunnel_penalty, bot.ferry_penalty,
@@ -117,6 +118,11 @@ def _reference_costs(bot: GreedyBot, board: Board, borrow: bool) -> list[float]:
             held = best_held if ix.colour[r] < 0 else board.hand[ix.colour[r]]
             cost = costs[r] - bot.points_weight * ix.points[r] - bot.hand_weight * min(held, ix.length[r])
             costs[r] = max(cost, 0.25)
+    reached = {c for x, o in enumerate(board.owner) if o == board.seat for c in (ix.route_a[x], ix.route_b[x])}
+    for r, o in enumerate(board.owner):  # New York: a share of the tourist attractions a route newly reaches
+        gain = sum(ix.attraction[c] for c in {ix.route_a[r], ix.route_b[r]} - reached)
+        if o < 0 and costs[r] < INF and gain:
+            costs[r] = max(costs[r] - bot.attraction_cost * gain, 0.25)
     return costs
 
 

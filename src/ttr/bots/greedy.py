@@ -55,6 +55,7 @@ class GreedyBot(BaseBot):
     hand_weight = 0.2  # path cost taken off per card in hand that could pay the route
     ticket_draw_min = 7  # ... and never with fewer trains than this (mine or anyone's)
     long_min = 3  # routes shorter than this are not worth claiming for points alone (outside the end)
+    attraction_cost = 0.5  # path cost taken off per point of tourist attraction a route would newly reach
 
     def __init__(self, game_map: GameMap, seat: int, seed: int) -> None:
         super().__init__(game_map, seat, seed)
@@ -78,6 +79,9 @@ class GreedyBot(BaseBot):
         self._my_trail = 0
         self._best_other = 0
         self._plan = Plan()
+        self._has_attractions = any(self.ix.attraction)
+        self._reached_key: tuple[tuple[int, ...], int] | None = None
+        self._reached: list[bool] = []
 
     # ------------------------------------------------------------------ entry point
 
@@ -151,7 +155,32 @@ class GreedyBot(BaseBot):
                 append(borrow_cost)
             else:
                 append(INF)
+        if self._has_attractions and self.attraction_cost:
+            weight = self.attraction_cost
+            for r, o in enumerate(board.owner):
+                if o < 0 and costs[r] < INF:
+                    gain = self._attraction_gain(board, r)
+                    if gain:
+                        cost = costs[r] - weight * gain
+                        costs[r] = cost if cost > 0.25 else 0.25
         return costs
+
+    def _attraction_gain(self, board: Board, r: int) -> int:
+        """Points of tourist attractions route r would reach that the seat's routes do not reach yet."""
+        ix = self.ix
+        if not self._has_attractions:
+            return 0
+        key = (board.signature, board.seat)
+        if key != self._reached_key:
+            self._reached_key = key
+            reached = [False] * ix.ncity
+            for route, o in enumerate(board.owner):
+                if o == board.seat:
+                    reached[ix.route_a[route]] = reached[ix.route_b[route]] = True
+            self._reached = reached
+        reached = self._reached
+        a, b = ix.route_a[r], ix.route_b[r]
+        return (0 if reached[a] else ix.attraction[a]) + (0 if reached[b] else ix.attraction[b])
 
     def _needs(self, routes: list[int], hand: list[int]) -> list[int]:
         """`colour_needs(ix, routes, hand)[0]` (read only), remembered for the last routes and hand: a
@@ -328,7 +357,8 @@ class GreedyBot(BaseBot):
         for r, options in opts.claims.items():
             if ix.length[r] < min_length:
                 continue
-            gain = float(ix.points[r]) + self._completion_gain(board, todo, uf, r) + self._express_gain(board, r)
+            gain = (float(ix.points[r]) + self._completion_gain(board, todo, uf, r) + self._express_gain(board, r)
+                    + self._attraction_gain(board, r))
             option = self._cheapest(board, options, need)
             if not board.final_round and not self._tunnel_ok(board, option):
                 continue
@@ -487,7 +517,7 @@ class GreedyBot(BaseBot):
             if not board.open[r] or ix.length[r] > board.my_trains or ix.length[r] < self.long_min:
                 continue
             missing, _ = route_missing(ix, r, board.hand)
-            value = (ix.points[r] + self._express_gain(board, r)) / (1 + missing / 2)
+            value = (ix.points[r] + self._express_gain(board, r) + self._attraction_gain(board, r)) / (1 + missing / 2)
             if best is None or value > best[0]:
                 best = (value, r)
         return [best[1]] if best else []

@@ -54,6 +54,7 @@ class MapIndex:
     ticket_points: tuple[int, ...]
     ticket_long: tuple[bool, ...]
     routes_by_length: tuple[int, ...]  # longest first, then map order
+    attraction: tuple[int, ...] = ()  # city -> points for reaching it (New York's tourist attractions), else 0
     parsed: dict[Action, tuple[int, int, int, int]] = field(default_factory=dict, compare=False)  # see sort_options
     by_id: dict[int, tuple[int, int, Any]] = field(default_factory=dict, compare=False)  # see sort_options
     static: list[Any] = field(default_factory=list, compare=False)  # see game_options: id -> decoded entry
@@ -107,6 +108,7 @@ def map_index(game_map: GameMap) -> MapIndex:
         ticket_a=tuple(city[t.a] for t in m.tickets), ticket_b=tuple(city[t.b] for t in m.tickets),
         ticket_points=tuple(t.points for t in m.tickets), ticket_long=tuple(t.long for t in m.tickets),
         routes_by_length=tuple(sorted(range(len(m.routes)), key=lambda r: (-lengths[r], r))),
+        attraction=tuple(m.rules.attraction_points if c.name in m.tourist_attractions else 0 for c in m.cities),
     )
     game_map.engine_cache["bots.map_index"] = ix
     return ix
