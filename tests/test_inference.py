@@ -4,6 +4,7 @@ says they still need (used by `mcts` to sample worlds and to try blocking claims
 from __future__ import annotations
 
 import math
+import random
 
 from ttr.bots.inference import PER_TRAIN, TicketBelief, empty_board_distances
 from ttr.bots.mcts import MctsBot
@@ -79,3 +80,52 @@ def test_the_search_tries_blocking_a_route_another_seat_needs() -> None:
                 return
         game.apply_unchecked(playout.choose_id(game))
     raise AssertionError("no position where a needed route was claimable")
+
+
+def test_a_ticket_set_that_explains_every_claim_is_likelier() -> None:
+    """`serving` / `likelihood`: a set holding the ticket a seat's claims build towards explains them all;
+    a set of tickets elsewhere leaves them unexplained and scores `unexplained` per claim."""
+    game_map = load_map("europe")
+    ix = map_index(game_map)
+    owner = [-1] * len(game_map.routes)
+    laid = _path(ix, "Lisboa", "Danzig")[:3]
+    for r in laid:
+        owner[r] = 1
+    belief = TicketBelief(ix, owner, 0, 2)
+    masks = belief.serving(1)
+    assert len(masks) == len(laid)
+    lisboa_danzig = game_map.ticket("Lisboa-Danzig").index
+    assert all(mask >> lisboa_danzig & 1 for mask in masks)
+    far = [game_map.ticket("Athina-Angora").index, game_map.ticket("Smolensk-Rostov").index]
+    assert belief.likelihood(1, [lisboa_danzig, far[0]]) == 1.0
+    assert belief.likelihood(1, [far[0]], 0.5) == 0.5 ** len(laid)
+    assert belief.likelihood(1, far, 0.5) == 0.5 ** len(laid)
+    assert belief.serving(0) == []  # the seat itself: nothing to explain
+
+
+def test_resampled_worlds_deal_the_other_seats_tickets_more_often() -> None:
+    """`MctsBot._world`: keeping one of `resample` dealt worlds by likelihood deals the other seat the
+    tickets it really holds more often than the claims-weighted deal alone (over positions of greedy games)."""
+    from ttr.bots.planning import Board
+    from ttr.engine.sample import InfoSet
+
+    game_map = load_map("europe")
+    ix = map_index(game_map)
+    found = {1: 0, 32: 0}
+    for seed in range(5, 10):
+        game = Game.new(game_map, 2, seed=seed)
+        playout = GreedyPlayout(game_map, 2, seed)
+        while len(game.history) < 60 or game.phase != MAIN or game.current != 0:
+            game.apply_unchecked(playout.choose_id(game))
+        view = seat_view(game, 0)
+        info = InfoSet(game_map, view)
+        belief = TicketBelief(ix, Board.from_view(ix, view).owner, 0, 2)
+        assert belief.serving(1)
+        held = set(game.tickets[1])
+        for resample in found:
+            bot = MctsBot(game_map, 0, 1, iterations=10)
+            bot.resample = resample
+            rng = random.Random(2)
+            found[resample] += sum(len(held & set(bot._world(info, rng, belief.weights, belief).tickets[1]))
+                                   for _ in range(100))
+    assert found[32] > 1.1 * found[1]

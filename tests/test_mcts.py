@@ -207,3 +207,21 @@ def test_main_turn_candidates_include_each_styles_move() -> None:
     stride = len(game.cat)
     styled = [key for key in bot.last_values if key >= stride]
     assert {key // stride for key in styled} == set(range(1, len(bot.styles) + 1))
+
+
+def test_the_search_plays_greedy_long_for_its_own_seat_and_greedy_for_the_others() -> None:
+    """The guide and the seat's own playouts are `GreedyLong`; the other seats are modelled as greedy."""
+    from ttr.bots.styles import GreedyLong
+
+    game_map = load_map("new_york")
+    game = Game.new(game_map, 3, seed=2)
+    playout = GreedyPlayout(game_map, 3, 2)
+    while game.phase != 1 or game.current != 1 or len(game.history) < 8:
+        game.apply_unchecked(playout.choose_id(game))
+    bot = MctsBot(game_map, 1, 1, iterations=30)
+    view, legal = seat_view(game, 1), game.legal_actions()
+    bot.choose(view, legal)
+    assert type(bot.guide) is GreedyLong
+    assert bot.last_values[game.encode(GreedyLong(game_map, 1, 1).choose(view, legal))] == 0.0  # the guide's move
+    for styled, style in zip(bot._playouts, (GreedyLong, *bot.styles), strict=True):
+        assert [type(b) for b in styled.bots] == [GreedyBot, style, GreedyBot]

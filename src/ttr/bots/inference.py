@@ -19,6 +19,8 @@ import math
 from ttr.bots.planning import INF, MapIndex, dijkstra, path_to
 
 PER_TRAIN = 0.4  # log-weight per train laid towards a ticket (fitted, see docs/bots.md)
+SLACK = 1.0  # trains a route may add to a ticket's cheapest path and still serve it (`serving`)
+UNEXPLAINED = 0.3  # likelihood factor per claimed route a ticket set leaves unexplained (`likelihood`)
 MAX_LAID = 15  # trains of progress counted at most (keeps weights finite and the belief humble)
 
 
@@ -46,11 +48,15 @@ class TicketBelief:
         """Read the route owners (`owner[r]`: seat or -1) as seen by `seat` in an `n`-seat game."""
         self.ix = ix
         self.seat = seat
+        self.n = n
         self.owner = owner
         base = empty_board_distances(ix)
         self.weights: list[list[float] | None] = [None] * n
         self._prev: list[dict[int, list[int]]] = [{} for _ in range(n)]
         self._laid: list[list[float]] = [[] for _ in range(n)]
+        self._costs: list[list[float]] = [[] for _ in range(n)]
+        self._direct: list[list[float]] = [[] for _ in range(n)]  # per seat and ticket: its distance for q
+        self._masks: list[list[int] | None] = [None] * n  # per seat: per claimed route, the tickets it serves
         length = ix.length
         for q in range(n):
             if q == seat or q not in owner:
@@ -67,11 +73,52 @@ class TicketBelief:
                 laid = base[t] - dist[b] if dist[b] < INF else 0.0
                 laid_q.append(min(max(laid, 0.0), MAX_LAID))
             self._laid[q] = laid_q
+            self._costs[q] = costs
+            self._direct[q] = [dists[a][b] for a, b in zip(ix.ticket_a, ix.ticket_b, strict=True)]
             self.weights[q] = [math.exp(per_train * x) for x in laid_q]
 
     def laid(self, q: int, t: int) -> float:
         """The trains of ticket t's path seat q has laid (0 for the seat itself or a seat with no routes)."""
         return self._laid[q][t] if self._laid[q] else 0.0
+
+    def serving(self, q: int, slack: float = SLACK) -> list[int]:
+        """Per route seat q has claimed, a bitmask of the tickets it serves: those whose cheapest path for q
+        through that route is at most `slack` trains longer than their cheapest path (q's routes are free,
+        so a route serves every ticket its network would carry). Empty for the seat itself."""
+        masks = self._masks[q]
+        if masks is not None:
+            return masks
+        masks = []
+        if self._costs[q]:
+            ix = self.ix
+            costs = self._costs[q]
+            direct = self._direct[q]
+            dist_from: dict[int, list[float]] = {}
+            for r, o in enumerate(self.owner):
+                if o != q:
+                    continue
+                u, v = ix.route_a[r], ix.route_b[r]
+                for city in (u, v):
+                    if city not in dist_from:
+                        dist_from[city] = dijkstra(ix, costs, city)[0]
+                du, dv = dist_from[u], dist_from[v]
+                mask = 0
+                for t, (a, b) in enumerate(zip(ix.ticket_a, ix.ticket_b, strict=True)):
+                    via = min(du[a] + dv[b], dv[a] + du[b])
+                    if via < INF and via - direct[t] <= slack:
+                        mask |= 1 << t
+                masks.append(mask)
+        self._masks[q] = masks
+        return masks
+
+    def likelihood(self, q: int, tickets: list[int], unexplained: float = UNEXPLAINED) -> float:
+        """How well a ticket set explains seat q's claims: `unexplained` to the power of the claimed routes
+        that serve none of `tickets` (1 when all do; greedy-like seats claim outside their tickets rarely)."""
+        held = 0
+        for t in tickets:
+            held |= 1 << t
+        misses = sum(1 for mask in self.serving(q) if not mask & held)
+        return unexplained ** misses
 
     def needed_routes(self, q: int, exclude: set[int] | frozenset[int] = frozenset()) -> dict[int, float]:
         """Open routes on the cheapest remaining paths of q's tickets, each with the belief weight of the

@@ -48,7 +48,7 @@ from ttr.bots.inference import TicketBelief
 from ttr.bots.mcts_policy import estimate
 from ttr.bots.planning import Board, sort_options
 from ttr.bots.playout import GreedyPlayout
-from ttr.bots.styles import STYLES
+from ttr.bots.styles import STYLES, GreedyLong
 from ttr.engine import Action, Game
 from ttr.engine import actions as A
 from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN
@@ -71,7 +71,10 @@ class MctsBot(BaseBot):
     prune = 6.0  # after `prune_after` worlds, a candidate this many points worse than the guide's move is dropped
     prune_after = 2
     belief = True  # sample the other seats' tickets weighted by their claims (`ttr.bots.inference`)
+    guide_style: type[GreedyBot] = GreedyLong  # the policy of its own seat: the guide and its playouts
     styles: tuple[type[GreedyBot], ...] = STYLES  # other plans tried in main turns (`ttr.bots.styles`)
+    resample = 64  # worlds proposed per world searched, one kept by how well its tickets explain the claims
+    unexplained = 0.1  # ... the likelihood factor per claimed route a seat's sampled tickets leave unexplained
     blocks = 1  # claims of routes other seats likely need, considered beside the others
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
@@ -87,7 +90,7 @@ class MctsBot(BaseBot):
             raise ValueError("an mcts bot needs an iteration or time budget")
         if self.iterations is not None and self.iterations < 1:
             raise ValueError("an mcts bot needs at least one iteration")
-        self.guide = GreedyBot(game_map, seat, seed)
+        self.guide = self.guide_style(game_map, seat, seed)
         self.last_iterations = 0  # playouts of the last search
         self.last_values: dict[int, float] = {}  # candidate id -> its mean gain over the guide's move (last search)
         self._playouts: list[GreedyPlayout] = []  # per style (0: greedy), playouts with this seat in it
@@ -107,7 +110,7 @@ class MctsBot(BaseBot):
         board = Board.from_view(self.guide.ix, view)
         belief = TicketBelief(self.guide.ix, board.owner, self.seat, board.n) if self.belief else None
         weights = belief.weights if belief is not None else None
-        first = info.sample(rng, weights)
+        first = self._world(info, rng, weights, belief)
         guide = first.encode(guide_action)
         cands = self.candidates(first, guide, view, legal, belief, board)
         if len(self._style_bots) != len(self.styles):
@@ -122,8 +125,8 @@ class MctsBot(BaseBot):
             return guide_action
         if len(self._playouts) != 1 + len(self.styles) or len(self._playouts[0].bots) != first.n:
             seed = self.rng.randrange(1 << 30)
-            self._playouts = [GreedyPlayout(self.game_map, first.n, seed)] + [
-                GreedyPlayout(self.game_map, first.n, seed, {self.seat: style}) for style in self.styles]
+            self._playouts = [GreedyPlayout(self.game_map, first.n, seed, {self.seat: style})
+                              for style in (self.guide_style, *self.styles)]
         deadline = time.thread_time() + self.time_limit if self.time_limit is not None else math.inf
         limit = self.iterations if self.iterations is not None else 1 << 60
         gains = dict.fromkeys(cands, 0.0)  # per candidate: the sum over its worlds of its margin minus the guide's
@@ -156,7 +159,7 @@ class MctsBot(BaseBot):
                 keep = max(1, int(left // short) - 1)
                 others = sorted(live[1:], key=lambda aid: -gains[aid] / worlds[aid])[:keep]
                 live = [guide, *others]
-            world = info.sample(rng, weights)
+            world = self._world(info, rng, weights, belief)
         self.last_values = {aid: gains[aid] / worlds[aid] if worlds[aid] else 0.0 for aid in cands}
         best = max(cands, key=lambda aid: (self.last_values[aid], aid == guide, -aid))
         if best == guide or self.last_values[best] < self.margin:
@@ -170,6 +173,27 @@ class MctsBot(BaseBot):
             return guide_action
         action = first.decode(best % len(first.cat))
         return action if action in legal else guide_action
+
+    def _world(self, info: InfoSet, rng: Any, weights: Any, belief: TicketBelief | None) -> Game:
+        """A sampled world. With a belief, `resample` worlds are dealt (tickets weighted by the claims made
+        towards them) and one is kept with chances in proportion to how well each seat's dealt tickets explain
+        all of its claims (`TicketBelief.likelihood`): sampling-importance-resampling."""
+        if belief is None or self.resample <= 1:
+            return info.sample(rng, weights)
+        others = [q for q in range(belief.n) if q != self.seat and belief.serving(q)]
+        if not others:
+            return info.sample(rng, weights)
+        kept = info.sample(rng, weights)
+        total = 0.0
+        for i in range(self.resample):  # a weighted reservoir of one: each world kept with chance like / total
+            world = kept if i == 0 else info.sample(rng, weights)
+            like = 1.0
+            for q in others:
+                like *= belief.likelihood(q, world.tickets[q], self.unexplained)
+            total += like
+            if i and rng.random() * total < like:
+                kept = world
+        return kept
 
     def _play(self, world: Game, key: int) -> float:
         """The seat's margin over the best other seat after the candidate `key` (a catalogue id, plus the
