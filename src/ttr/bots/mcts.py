@@ -2,33 +2,35 @@
 
 A decision of the `mcts` bot:
 
-1. It asks the greedy bot (`ttr.bots.greedy`) for its move: the *guide*. The second card of a draw and
-   tunnel payments are left to it, as is any decision with a single legal action.
+1. It asks `GreedyLong` (`ttr.bots.styles`: greedy that values route points more) for its move: the
+   *guide*. The second card of a draw and tunnel payments are left to it, as is any decision with a single
+   legal action.
 2. It picks a handful of *candidates*, each a first move and the style it goes on in: the guide's move; in
    a main turn, a card draw, a ticket draw, the claims of greedy's plan routes and the longest claims it can
    pay (one card set per route, as greedy would pay), a claim blocking a route the other seats likely need,
-   all continued with greedy, and the move of each style of `ttr.bots.styles` continued in that style (so
+   all continued with the guide, and the move of each style of `ttr.bots.styles` continued in that style (so
    it weighs plans, not only moves); when choosing tickets, greedy's best keep-sets by its own valuation.
 3. It samples *worlds*: full games consistent with what its seat has seen (`ttr.engine.sample.InfoSet`:
    other hands and tickets, the deck and ticket deck order are dealt at random; face-up cards, discards,
    claims, its own hand and tickets and where its returned tickets lie are as seen). The other seats'
-   tickets are weighted by how far their claims already go towards them (`ttr.bots.inference`). Blind
-   draws and tunnel reveals are chance, resolved by the world's deck.
-4. In every world it plays every candidate, then greedy for the other seats and the candidate's style for
-   its own (to the end of the game, or for `depth` actions, then the estimate of `ttr.bots.mcts_policy`),
-   and scores the candidate by its seat's final margin over the best other seat. Every candidate meets the
-   same worlds (common random numbers), so their differences are measured with far less noise than their
-   values.
+   tickets are weighted by how far their claims already go towards them (`ttr.bots.inference`), and each
+   world is kept from `resample` so dealt by how well its tickets explain all of each seat's claims.
+   Blind draws and tunnel reveals are chance, resolved by the world's deck.
+4. In every world it plays every candidate, then greedy for the other seats and the candidate's style
+   (`GreedyLong` for all but the other styles' moves) for its own (to the end of the game, or for `depth`
+   actions, then the estimate of `ttr.bots.mcts_policy`), and scores the candidate by its seat's final
+   margin over the best other seat. Every candidate meets the same worlds (common random numbers), so their
+   differences are measured with far less noise than their values.
 5. It plays the candidate of best mean margin, but leaves the guide's move only when the other one is
    better by `margin` points on average, in at least `min_worlds` worlds, and significantly (a one-sided
-   paired t-test at about 5%, `t_critical`): the search mostly catches greedy's mistakes. A candidate more
+   paired t-test at about 5%, `t_critical`): the search mostly catches the guide's mistakes. A candidate more
    than `prune` points worse than the guide's move after `prune_after` worlds is dropped, only the best
    ones are kept when the budget cannot give them `target_worlds` worlds, and the search stops when only
    the guide's move is left.
 
-The search is one level deep (a flat Monte Carlo search over the root moves; the opponents and the seat's
-own later moves follow greedy), which the playouts' accuracy repays better than a deeper tree would at
-this budget: a full greedy playout costs about 50 ms in two-player Europe and 5 ms in New York.
+The search is one level deep (a flat Monte Carlo search over the root moves; the opponents follow greedy
+and the seat's own later moves its style), which the playouts' accuracy repays better than a deeper tree
+would at this budget: a full greedy playout costs about 21 ms in two-player Europe and 3 ms in New York.
 
 Budgets: `iterations` playouts per decision (reproducible) or `time_limit` seconds (`mcts`: 0.5 s; it stops
 before a world that would overrun it, so every candidate has the same worlds). The time is the CPU time of the thread
@@ -93,7 +95,7 @@ class MctsBot(BaseBot):
         self.guide = self.guide_style(game_map, seat, seed)
         self.last_iterations = 0  # playouts of the last search
         self.last_values: dict[int, float] = {}  # candidate id -> its mean gain over the guide's move (last search)
-        self._playouts: list[GreedyPlayout] = []  # per style (0: greedy), playouts with this seat in it
+        self._playouts: list[GreedyPlayout] = []  # per style (0: the guide's), playouts with this seat in it
         self._style_bots: list[GreedyBot] = []  # one bot per style, for the style's move
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
@@ -198,7 +200,7 @@ class MctsBot(BaseBot):
     def _play(self, world: Game, key: int) -> float:
         """The seat's margin over the best other seat after the candidate `key` (a catalogue id, plus the
         catalogue size times its style) and a playout in a copy of `world`: greedy for the other seats, the
-        candidate's style (0: greedy) for this one."""
+        candidate's style (0: the guide's) for this one."""
         style, aid = divmod(key, len(world.cat))
         playout = self._playouts[style]
         game = world.copy()
