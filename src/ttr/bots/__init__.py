@@ -17,11 +17,13 @@ from ttr.bots.greedy import GreedyBot
 from ttr.bots.mcts import MctsBot, MctsExpert, MctsHard
 from ttr.bots.paper import DestinationHungry, LongRouteJunkie, OneStepThinker, RouteFocus
 from ttr.bots.random_bot import RandomBot
+from ttr.bots.styles import GreedyLong
 from ttr.maps import GameMap
 
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "greedy_long": GreedyLong,
     "destination_hungry": DestinationHungry,
     "route_focus": RouteFocus,
     "one_step_thinker": OneStepThinker,
