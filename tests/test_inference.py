@@ -129,3 +129,62 @@ def test_resampled_worlds_deal_the_other_seats_tickets_more_often() -> None:
             found[resample] += sum(len(held & set(bot._world(info, rng, belief.weights, belief).tickets[1]))
                                    for _ in range(100))
     assert found[32] > 1.1 * found[1]
+
+
+def test_face_up_picks_are_read_from_the_log_and_fit_the_tickets_whose_paths_have_that_colour() -> None:
+    """`face_up_picks` reads the colours each seat took face up (wild cards left out); `fitting` marks the
+    tickets whose cheapest path has a route of each colour, and `likelihood` counts `unfit` per pick no held
+    ticket fits."""
+    from ttr.bots.inference import face_up_picks
+
+    game_map = load_map("new_york")
+    ix = map_index(game_map)
+    colours = list(game_map.colors)
+    log = [{"player": 1, "action": "draw_card", "from": "face_up", "card": colours[0]},
+           {"player": 1, "action": "draw_card", "from": "face_up", "card": game_map.wild_name},
+           {"player": 1, "action": "draw_card", "from": "deck"},
+           {"player": 0, "action": "draw_card", "from": "face_up", "card": colours[1]}]
+    picks = face_up_picks(game_map, log, 2)
+    assert picks == [[1], [0]]
+    belief = TicketBelief(ix, [-1] * len(game_map.routes), 0, 2, picks=picks)
+    assert belief.weights == [None, None]  # no claims: the deal itself stays uniform
+    assert belief.shown(1) and not belief.shown(0)
+    (mask,) = belief.fitting(1)
+    fit = [t for t in range(len(game_map.tickets)) if mask >> t & 1]
+    unfit = [t for t in range(len(game_map.tickets)) if not mask >> t & 1]
+    assert fit and unfit
+    t = fit[0]
+    path = shortest_path(ix, [float(x) for x in ix.length], ix.ticket_a[t], ix.ticket_b[t])[1]
+    assert 0 in {ix.colour[r] for r in path}
+    assert belief.likelihood(1, [t], unfit=0.2) == 1.0
+    assert belief.likelihood(1, [unfit[0]], unfit=0.2) == 0.2
+
+
+def test_face_up_picks_make_the_real_tickets_likelier_in_new_york() -> None:
+    """Resampling with the face-up evidence (New York's fitted factor) deals the other seat its real tickets
+    more often than resampling without it, over positions of greedy games."""
+    from ttr.bots.inference import UNFIT_BY_MAP, face_up_picks
+    from ttr.bots.planning import Board
+    from ttr.engine.sample import InfoSet
+
+    game_map = load_map("new_york")
+    ix = map_index(game_map)
+    found = {1.0: 0, UNFIT_BY_MAP["new_york"]: 0}
+    for seed in range(8):
+        game = Game.new(game_map, 2, seed=seed)
+        playout = GreedyPlayout(game_map, 2, seed)
+        while len(game.history) < 12 or game.phase != MAIN or game.current != 0:
+            game.apply_unchecked(playout.choose_id(game))
+        view = seat_view(game, 0)
+        info = InfoSet(game_map, view)
+        belief = TicketBelief(ix, Board.from_view(ix, view).owner, 0, 2,
+                              picks=face_up_picks(game_map, view["log"], 2))
+        held = set(game.tickets[1])
+        for unfit in found:
+            rng = random.Random(3)
+            for _ in range(100):
+                worlds = [info.sample(rng, belief.weights) for _ in range(32)]
+                likes = [belief.likelihood(1, w.tickets[1], 0.1, unfit) for w in worlds]
+                world = rng.choices(worlds, likes)[0]
+                found[unfit] += len(held & set(world.tickets[1]))
+    assert found[UNFIT_BY_MAP["new_york"]] > 1.1 * found[1.0]

@@ -15,11 +15,15 @@ The same belief names the routes another seat most likely still needs (`needed_r
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ttr.bots.planning import INF, MapIndex, dijkstra, path_to
+from ttr.maps import GameMap
 
 PER_TRAIN = 0.4  # log-weight per train laid towards a ticket (fitted, see docs/bots.md)
 SLACK = 1.0  # trains a route may add to a ticket's cheapest path and still serve it (`serving`)
+UNFIT = 1.0  # likelihood factor per colour taken face up that no path of a seat's sampled tickets has:
+UNFIT_BY_MAP = {"new_york": 0.2}  # fitted per map (in Europe, where greedy's paths wander, picks misled)
 UNEXPLAINED = 0.3  # likelihood factor per claimed route a ticket set leaves unexplained (`likelihood`)
 MAX_LAID = 15  # trains of progress counted at most (keeps weights finite and the belief humble)
 
@@ -44,12 +48,15 @@ def empty_board_distances(ix: MapIndex) -> list[float]:
 class TicketBelief:
     """Per other seat, a weight per ticket (see the module) and the paths its likeliest tickets still need."""
 
-    def __init__(self, ix: MapIndex, owner: list[int], seat: int, n: int, per_train: float = PER_TRAIN) -> None:
-        """Read the route owners (`owner[r]`: seat or -1) as seen by `seat` in an `n`-seat game."""
+    def __init__(self, ix: MapIndex, owner: list[int], seat: int, n: int, per_train: float = PER_TRAIN,
+                 picks: list[list[int]] | None = None) -> None:
+        """Read the route owners (`owner[r]`: seat or -1) as seen by `seat` in an `n`-seat game, and per seat
+        the colours it took face up (`picks`, see `face_up_picks`), if given."""
         self.ix = ix
         self.seat = seat
         self.n = n
         self.owner = owner
+        self.picks = picks or [[] for _ in range(n)]
         base = empty_board_distances(ix)
         self.weights: list[list[float] | None] = [None] * n
         self._prev: list[dict[int, list[int]]] = [{} for _ in range(n)]
@@ -57,25 +64,28 @@ class TicketBelief:
         self._costs: list[list[float]] = [[] for _ in range(n)]
         self._direct: list[list[float]] = [[] for _ in range(n)]  # per seat and ticket: its distance for q
         self._masks: list[list[int] | None] = [None] * n  # per seat: per claimed route, the tickets it serves
+        self._pick_masks: list[list[int] | None] = [None] * n  # per seat: per face-up pick, the tickets it fits
         length = ix.length
         for q in range(n):
-            if q == seat or q not in owner:
-                continue  # the seat itself, or a seat with no routes yet: a uniform deal
+            if q == seat or (q not in owner and not self.picks[q]):
+                continue  # the seat itself, or a seat that has shown nothing yet: a uniform deal
             costs = [0.0 if o == q else (float(length[r]) if o < 0 else INF) for r, o in enumerate(owner)]
             dists: dict[int, list[float]] = {}
             prevs = self._prev[q]
-            laid_q = []
-            for t, (a, b) in enumerate(zip(ix.ticket_a, ix.ticket_b, strict=True)):
-                dist = dists.get(a)
-                if dist is None:
-                    dist, prevs[a] = dijkstra(ix, costs, a)
-                    dists[a] = dist
-                laid = base[t] - dist[b] if dist[b] < INF else 0.0
-                laid_q.append(min(max(laid, 0.0), MAX_LAID))
-            self._laid[q] = laid_q
+            for a in ix.ticket_a:
+                if a not in dists:
+                    dists[a], prevs[a] = dijkstra(ix, costs, a)
             self._costs[q] = costs
             self._direct[q] = [dists[a][b] for a, b in zip(ix.ticket_a, ix.ticket_b, strict=True)]
-            self.weights[q] = [math.exp(per_train * x) for x in laid_q]
+            if q in owner:
+                laid_q = [min(max(base[t] - d, 0.0), MAX_LAID) if d < INF else 0.0
+                          for t, d in enumerate(self._direct[q])]
+                self._laid[q] = laid_q
+                self.weights[q] = [math.exp(per_train * x) for x in laid_q]
+
+    def shown(self, q: int) -> bool:
+        """Whether seat q has claimed or taken face up anything its tickets could explain."""
+        return bool(self.serving(q) or self.fitting(q))
 
     def laid(self, q: int, t: int) -> float:
         """The trains of ticket t's path seat q has laid (0 for the seat itself or a seat with no routes)."""
@@ -111,14 +121,36 @@ class TicketBelief:
         self._masks[q] = masks
         return masks
 
-    def likelihood(self, q: int, tickets: list[int], unexplained: float = UNEXPLAINED) -> float:
-        """How well a ticket set explains seat q's claims: `unexplained` to the power of the claimed routes
-        that serve none of `tickets` (1 when all do; greedy-like seats claim outside their tickets rarely)."""
+    def fitting(self, q: int) -> list[int]:
+        """Per colour seat q took face up (`picks`), a bitmask of the tickets whose cheapest path for q has
+        an open or own route of that colour (a seat that plans like greedy takes the colours its paths need)."""
+        masks = self._pick_masks[q]
+        if masks is not None:
+            return masks
+        masks = []
+        if self._costs[q] and self.picks[q]:
+            ix = self.ix
+            by_colour: dict[int, int] = {}
+            for t, (a, b) in enumerate(zip(ix.ticket_a, ix.ticket_b, strict=True)):
+                for r in path_to(ix, self._prev[q][a], a, b):
+                    c = ix.colour[r]
+                    if c >= 0:
+                        by_colour[c] = by_colour.get(c, 0) | 1 << t
+            masks = [by_colour.get(c, 0) for c in self.picks[q]]
+        self._pick_masks[q] = masks
+        return masks
+
+    def likelihood(self, q: int, tickets: list[int], unexplained: float = UNEXPLAINED,
+                   unfit: float = UNFIT) -> float:
+        """How well a ticket set explains seat q's play: `unexplained` to the power of the claimed routes
+        that serve none of `tickets`, times `unfit` to the power of the colours q took face up that no path
+        of `tickets` has (1 when all fit; greedy-like seats rarely claim or collect outside their tickets)."""
         held = 0
         for t in tickets:
             held |= 1 << t
         misses = sum(1 for mask in self.serving(q) if not mask & held)
-        return unexplained ** misses
+        unfits = sum(1 for mask in self.fitting(q) if not mask & held)
+        return unexplained ** misses * unfit ** unfits
 
     def needed_routes(self, q: int, exclude: set[int] | frozenset[int] = frozenset()) -> dict[int, float]:
         """Open routes on the cheapest remaining paths of q's tickets, each with the belief weight of the
@@ -139,3 +171,15 @@ class TicketBelief:
                 if self.owner[r] < 0:
                     out[r] = out.get(r, 0.0) + weights[t]
         return out
+
+
+def face_up_picks(game_map: GameMap, log: list[dict[str, Any]], n: int) -> list[list[int]]:
+    """Per seat, the colours (card indexes, wild cards left out) it took from the face-up row, from a view's log."""
+    picks: list[list[int]] = [[] for _ in range(n)]
+    colours = {c: i for i, c in enumerate(game_map.colors)}
+    for entry in log:
+        if entry.get("action") == "draw_card" and entry.get("from") == "face_up":
+            c = colours.get(entry.get("card", ""))
+            if c is not None:
+                picks[entry["player"]].append(c)
+    return picks

@@ -46,7 +46,7 @@ from typing import Any
 
 from ttr.bots.base import BaseBot
 from ttr.bots.greedy import GreedyBot
-from ttr.bots.inference import TicketBelief
+from ttr.bots.inference import UNFIT, UNFIT_BY_MAP, TicketBelief, face_up_picks
 from ttr.bots.mcts_policy import estimate
 from ttr.bots.planning import Board, sort_options
 from ttr.bots.playout import GreedyPlayout
@@ -110,7 +110,8 @@ class MctsBot(BaseBot):
         info = InfoSet(self.game_map, view)
         rng = self.rng
         board = Board.from_view(self.guide.ix, view)
-        belief = TicketBelief(self.guide.ix, board.owner, self.seat, board.n) if self.belief else None
+        belief = TicketBelief(self.guide.ix, board.owner, self.seat, board.n,
+                              picks=face_up_picks(self.game_map, view["log"], board.n)) if self.belief else None
         weights = belief.weights if belief is not None else None
         first = self._world(info, rng, weights, belief)
         guide = first.encode(guide_action)
@@ -182,7 +183,8 @@ class MctsBot(BaseBot):
         all of its claims (`TicketBelief.likelihood`): sampling-importance-resampling."""
         if belief is None or self.resample <= 1:
             return info.sample(rng, weights)
-        others = [q for q in range(belief.n) if q != self.seat and belief.serving(q)]
+        others = [q for q in range(belief.n) if q != self.seat and belief.shown(q)]
+        unfit = UNFIT_BY_MAP.get(self.game_map.name, UNFIT)
         if not others:
             return info.sample(rng, weights)
         kept = info.sample(rng, weights)
@@ -191,7 +193,7 @@ class MctsBot(BaseBot):
             world = kept if i == 0 else info.sample(rng, weights)
             like = 1.0
             for q in others:
-                like *= belief.likelihood(q, world.tickets[q], self.unexplained)
+                like *= belief.likelihood(q, world.tickets[q], self.unexplained, unfit)
             total += like
             if i and rng.random() * total < like:
                 kept = world
