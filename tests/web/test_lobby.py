@@ -275,14 +275,73 @@ def test_a_wrong_invite_link_says_so(page: Any, server: Served) -> None:
     page.wait_for_selector("#create-form")
     assert page.locator("#your-games").count() == 0  # a wrong link is not kept among your games
     page.goto(f"{server.base}/#/play/nosuchgame/0/whatever")
-    page.wait_for_selector("p.error")
-    assert page.locator("p.error").inner_text() == "No such game."  # the page's words, not the server's
+    page.wait_for_selector("#load-error")
+    assert page.locator("#load-error").inner_text() == "No such game."  # the page's words, not the server's
     page.select_option("#lang-select", "zh-Hant")
     page.wait_for_function("document.documentElement.lang === 'zh-Hant'")
     page.goto(f"{server.base}/#/watch/nosuchgame")
-    page.wait_for_function("document.querySelector('p.error')?.textContent === '沒有這局遊戲。'")
+    page.wait_for_function("document.getElementById('load-error')?.textContent === '沒有這局遊戲。'")
     page.click("main a[href='#/']")  # and the way back to the lobby
     page.wait_for_selector("#create-form")
+
+
+def _open_failing(page: Any, url: str) -> Any:
+    """Open a game or replay that does not load (the page loaded afresh), wait until the page has said so; its
+    error line."""
+    page.goto("about:blank")
+    page.goto(url)
+    page.wait_for_selector("body[data-ready]")
+    return page.locator("main .error")
+
+
+def test_game_and_replay_errors_in_the_pages_language(browser: Any, server: Served) -> None:
+    """A game or a replay that does not open says why in the page's language, worded again on a change, the
+    server's own words kept below as a detail (none when the server did not answer); never the English
+    fallback 'Could not load: ...'."""
+    game_id, _ = create_game(server.base, "europe", seed=11)  # still running: a person's seat waits
+    summary = f"**/api/games/{game_id}"
+    watch, replay = f"{server.base}/#/watch/{game_id}", f"{server.base}/#/replay/{game_id}"
+
+    def failing(route: Any) -> None:
+        route.fulfill(status=503, json={"error": {"code": "unavailable", "message": "database is locked"}})
+
+    for locale, words in (("en-US", "en"), ("zh-CN", "zh-Hans")):
+        table = json.loads((WEB_I18N / f"{words}.json").read_text(encoding="utf-8"))
+        context = browser.new_context(viewport={"width": 1200, "height": 900}, locale=locale)
+        try:
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+            page.route(summary, failing)  # the server answers with an error
+            for url, key in ((watch, "error.load.game"), (replay, "error.load.replay")):
+                error = _open_failing(page, url)
+                text = error.inner_text()
+                assert text.startswith(table[key]) and "Could not load" not in text, (locale, url, text)
+                assert error.locator(".error-text").inner_text() == table[key]
+                assert error.locator(".error-detail").inner_text().startswith(table["error.server_said"])
+                assert error.locator(".error-detail [lang=en]").inner_text() == "database is locked"
+            page.unroute(summary)
+            page.route(summary, lambda route: route.abort())  # no answer at all: no server words to show
+            for url, key in ((watch, "error.load.game_network"), (replay, "error.load.replay_network")):
+                error = _open_failing(page, url)
+                assert error.inner_text() == table[key], (locale, url)
+            page.unroute(summary)
+            # a replay of a game still running: the server's own refusal, worded in the page's language
+            error = _open_failing(page, replay)
+            text = error.inner_text()
+            assert text.startswith(table["error.load.replay_running"]) and "Could not load" not in text, (locale, text)
+            assert "still running" in error.locator(".error-detail [lang=en]").inner_text()
+            page.keyboard.press("ArrowRight")  # the replay that did not open steps no more
+            shot(page, f"replay-error-{words}")
+            page.select_option("#lang-select", "zh-Hant")  # worded again in the new language
+            page.wait_for_function("document.querySelector('#load-error .error-text')?.textContent.includes('重播')")
+            hant = json.loads((WEB_I18N / "zh-Hant.json").read_text(encoding="utf-8"))
+            assert page.locator("#load-error .error-text").inner_text() == hant["error.load.replay_running"]
+            page.click("main a[href='#/']")  # and the way back to the lobby
+            page.wait_for_selector("#create-form")
+            assert not errors, errors
+        finally:
+            context.close()
 
 
 def _reason_in(lang: str, data: dict[str, Any]) -> str:

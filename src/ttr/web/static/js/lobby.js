@@ -1,6 +1,7 @@
 // The lobby: create a game (map, seats, bots), invite links, your games, recent games to watch or replay.
 import { api, ApiError, loadSeats, saveSeat, forgetSeat, inviteLink } from "./api.js";
 import { h, clear, announce } from "./dom.js";
+import { errorLine, loadError } from "./errors.js";
 import { t, tOr, translateDom } from "./i18n.js";
 
 const SEED_MAX = 2n ** 63n - 1n; // the server takes seeds 0 to 2**63 - 1 (docs/web-protocol.md)
@@ -10,24 +11,6 @@ export function parseSeed(text) {
   if (!/^\d+$/.test(text)) return null;
   const seed = BigInt(text);
   return seed <= SEED_MAX ? seed : null;
-}
-
-/** An error line: the message in the page's language (`error` is {key, params, detail?}), the server's own
- * (English) words kept below it as a detail. The lobby's create-game errors and its lists use it. */
-export function errorLine(error, attrs = {}) {
-  const box = h("div", { class: "error", role: "alert", ...attrs });
-  if (!error) return box;
-  box.append(h("span", { class: "error-text" }, t(error.key, error.params || {})));
-  if (error.detail) {
-    box.append(h("small", { class: "error-detail" }, t("error.server_said"), " ", h("span", { lang: "en" }, error.detail)));
-  }
-  return box;
-}
-
-/** A list that did not load: `key` when the server answered with an error (its words as the detail), `networkKey`
- * when it did not answer at all (no server words to show), like the create-game errors. */
-function loadError(err, key, networkKey) {
-  return err instanceof ApiError ? { key, detail: err.message } : { key: networkKey, detail: null };
 }
 
 export async function showLobby(main) {

@@ -3,25 +3,54 @@ import { initialLang, setLang, currentLang, onLangChange } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showGame } from "./game.js";
 import { showReplay } from "./replay.js";
+import { ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
+import { errorLine, loadError } from "./errors.js";
 import { t } from "./i18n.js";
 
 let current = null; // the open view: {stop(), relabel()}
+
+// why a page did not open: [the server answered with an error, the server did not answer]
+const LOAD_ERRORS = {
+  game: ["error.load.game", "error.load.game_network"],
+  replay: ["error.load.replay", "error.load.replay_network"],
+  lobby: ["error.load.maps", "error.load.maps_network"],
+};
+
+/** A page that did not open: why, in the page's language (worded again on a change), the server's own words
+ * kept below as a detail, and the way back to the lobby. */
+function loadFailed(main, err, page) {
+  let error;
+  // no such game (a mistyped or forgotten link): the page's words, not the server's
+  if (err instanceof ApiError && err.code === "not_found") error = { key: "error.not_found" };
+  else if (err instanceof ApiError && err.code === "not_finished") error = { key: "error.load.replay_running", detail: err.message };
+  else error = loadError(err, ...LOAD_ERRORS[page]);
+  const view = {
+    relabel: () => clear(main).append(errorLine(error, { id: "load-error" }), h("a", { class: "button", href: "#/" }, t("nav.lobby"))),
+  };
+  view.relabel();
+  return view;
+}
 
 async function route() {
   if (current && current.stop) current.stop();
   current = null;
   const main = clear(document.getElementById("main"));
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  let page = "lobby";
   try {
-    if (parts[0] === "play" && parts.length >= 4) current = await showGame(main, { game: parts[1], seat: Number(parts[2]), token: parts[3] });
-    else if (parts[0] === "watch" && parts[1]) current = await showGame(main, { game: parts[1], seat: null, token: null });
-    else if (parts[0] === "replay" && parts[1]) current = await showReplay(main, parts[1], Number(parts[2] || 0));
-    else current = await showLobby(main);
+    if (parts[0] === "play" && parts.length >= 4) {
+      page = "game";
+      current = await showGame(main, { game: parts[1], seat: Number(parts[2]), token: parts[3] });
+    } else if (parts[0] === "watch" && parts[1]) {
+      page = "game";
+      current = await showGame(main, { game: parts[1], seat: null, token: null });
+    } else if (parts[0] === "replay" && parts[1]) {
+      page = "replay";
+      current = await showReplay(main, parts[1], Number(parts[2] || 0));
+    } else current = await showLobby(main);
   } catch (err) {
-    // no such game (a mistyped or forgotten link): say so in the page's language, with the way back
-    const text = err.code === "not_found" ? t("error.not_found") : t("error.load", { message: err.message });
-    main.append(h("p", { class: "error", role: "alert" }, text), h("a", { class: "button", href: "#/" }, t("nav.lobby")));
+    current = loadFailed(main, err, page);
   }
   document.body.dataset.ready = "1";
 }

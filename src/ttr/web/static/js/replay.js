@@ -11,7 +11,12 @@ export async function showReplay(main, gameId, step) {
   const summary = await api.game(gameId);
   const bundle = await mapBundle(summary.map);
   const view = new ReplayView(main, summary, bundle);
-  await view.go(step);
+  try {
+    await view.go(step);
+  } catch (err) {
+    view.stop(); // the page says why instead (main.js); its arrow keys step no more
+    throw err;
+  }
   return view;
 }
 
