@@ -109,6 +109,8 @@ def test_ismcts_plays(spec: str, moves: int | None) -> None:
     rs = np.random.RandomState(0)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
     bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3, random_state=rs)
+    # ISMCTS's own resampler is a pyspiel sampler seeded anew each run: resample from `rs` to be reproducible
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rs.uniform))
     state = game.new_initial_state()
     played = 0
     while not state.is_terminal() and (moves is None or played < moves):
