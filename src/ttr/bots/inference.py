@@ -24,7 +24,7 @@ PER_TRAIN = 0.4  # log-weight per train laid towards a ticket (fitted, see docs/
 SLACK = 1.0  # trains a route may add to a ticket's cheapest path and still serve it (`serving`)
 UNFIT = 1.0  # likelihood factor per colour taken face up that no path of a seat's sampled tickets has:
 UNFIT_BY_MAP = {"new_york": 0.2}  # fitted per map (in Europe, where greedy's paths wander, picks misled)
-UNEXPLAINED = 0.3  # likelihood factor per claimed route a ticket set leaves unexplained (`likelihood`)
+UNEXPLAINED = 0.1  # likelihood factor per claimed route a ticket set leaves unexplained (`likelihood`)
 MAX_LAID = 15  # trains of progress counted at most (keeps weights finite and the belief humble)
 
 
@@ -57,6 +57,7 @@ class TicketBelief:
         self.n = n
         self.owner = owner
         self.picks = picks or [[] for _ in range(n)]
+        self.unfit = UNFIT_BY_MAP.get(ix.game_map.name, UNFIT)  # `likelihood`'s factor per unfit pick
         base = empty_board_distances(ix)
         self.weights: list[list[float] | None] = [None] * n
         self._prev: list[dict[int, list[int]]] = [{} for _ in range(n)]
@@ -141,16 +142,17 @@ class TicketBelief:
         return masks
 
     def likelihood(self, q: int, tickets: list[int], unexplained: float = UNEXPLAINED,
-                   unfit: float = UNFIT) -> float:
+                   unfit: float | None = None) -> float:
         """How well a ticket set explains seat q's play: `unexplained` to the power of the claimed routes
         that serve none of `tickets`, times `unfit` to the power of the colours q took face up that no path
-        of `tickets` has (1 when all fit; greedy-like seats rarely claim or collect outside their tickets)."""
+        of `tickets` has (1 when all fit; greedy-like seats rarely claim or collect outside their tickets;
+        `unfit` defaults to the map's, `UNFIT_BY_MAP`)."""
         held = 0
         for t in tickets:
             held |= 1 << t
         misses = sum(1 for mask in self.serving(q) if not mask & held)
         unfits = sum(1 for mask in self.fitting(q) if not mask & held)
-        return unexplained ** misses * unfit ** unfits
+        return unexplained ** misses * (self.unfit if unfit is None else unfit) ** unfits
 
     def needed_routes(self, q: int, exclude: set[int] | frozenset[int] = frozenset()) -> dict[int, float]:
         """Open routes on the cheapest remaining paths of q's tickets, each with the belief weight of the

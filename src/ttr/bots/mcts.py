@@ -46,7 +46,7 @@ from typing import Any
 
 from ttr.bots.base import BaseBot
 from ttr.bots.greedy import GreedyBot
-from ttr.bots.inference import UNFIT, UNFIT_BY_MAP, TicketBelief, face_up_picks
+from ttr.bots.inference import TicketBelief, face_up_picks
 from ttr.bots.mcts_policy import estimate
 from ttr.bots.planning import Board, sort_options
 from ttr.bots.playout import GreedyPlayout
@@ -76,7 +76,6 @@ class MctsBot(BaseBot):
     guide_style: type[GreedyBot] = GreedyLong  # the policy of its own seat: the guide and its playouts
     styles: tuple[type[GreedyBot], ...] = STYLES  # other plans tried in main turns (`ttr.bots.styles`)
     resample = 64  # worlds proposed per world searched, one kept by how well its tickets explain the claims
-    unexplained = 0.1  # ... the likelihood factor per claimed route a seat's sampled tickets leave unexplained
     blocks = 1  # claims of routes other seats likely need, considered beside the others
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
@@ -184,7 +183,6 @@ class MctsBot(BaseBot):
         if belief is None or self.resample <= 1:
             return info.sample(rng, weights)
         others = [q for q in range(belief.n) if q != self.seat and belief.shown(q)]
-        unfit = UNFIT_BY_MAP.get(self.game_map.name, UNFIT)
         if not others:
             return info.sample(rng, weights)
         kept = info.sample(rng, weights)
@@ -193,7 +191,7 @@ class MctsBot(BaseBot):
             world = kept if i == 0 else info.sample(rng, weights)
             like = 1.0
             for q in others:
-                like *= belief.likelihood(q, world.tickets[q], self.unexplained, unfit)
+                like *= belief.likelihood(q, world.tickets[q])
             total += like
             if i and rng.random() * total < like:
                 kept = world
