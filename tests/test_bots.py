@@ -276,3 +276,36 @@ def test_greedy_values_the_tourist_attractions_a_route_newly_reaches() -> None:
     assert bot._attraction_gain(Board.from_game(ix, game, 0), route) == 1
     assert bot._attraction_gain(Board.from_game(ix, game, 1), route) == 2  # the other seat does not
     assert not any(map_index(load_map("europe")).attraction)
+
+
+def test_greedy_long_never_draws_more_tickets_in_new_york() -> None:
+    """N-TICK-1 is open to every seat, but `greedy_long`'s New York knobs (`map_knobs`) leave it out: in
+    the same games greedy draws tickets and greedy_long never does; in Europe greedy_long still draws."""
+    from ttr.engine.actions import DRAW_TICKETS
+
+    def ticket_draws(map_name: str, seeds: range) -> dict[str, int]:
+        game_map = load_map(map_name)
+        counts = {"greedy": 0, "greedy_long": 0}
+        for seed in seeds:
+            names = ["greedy_long", "greedy"] if seed % 2 else ["greedy", "greedy_long"]
+            game = play_game(game_map, [make_bot(n, game_map, s, seed) for s, n in enumerate(names)], seed)
+            for seat, aid, _ in game.history:
+                if game.cat.kind[aid] == DRAW_TICKETS:
+                    counts[names[seat]] += 1
+        return counts
+
+    new_york = ticket_draws("new_york", range(40))
+    assert new_york["greedy"] > 0 and new_york["greedy_long"] == 0
+    assert ticket_draws("europe", range(6))["greedy_long"] > 0
+
+
+def test_map_knobs_must_name_a_knob() -> None:
+    """A misspelled per-map knob is refused when the bot is made, not silently ignored."""
+    from ttr.bots.styles import GreedyLong
+
+    class Misspelled(GreedyLong):
+        map_knobs = {"new_york": {"atraction_cost": 0.2}}
+
+    with pytest.raises(ValueError, match="atraction_cost"):
+        Misspelled(load_map("new_york"), 0, 1)
+    assert Misspelled(load_map("europe"), 0, 1).attraction_cost == GreedyLong.attraction_cost

@@ -8,7 +8,7 @@ around routes others take). See docs/bots.md for the whole behaviour.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ttr.bots.base import BaseBot
 from ttr.bots.planning import (
@@ -56,9 +56,15 @@ class GreedyBot(BaseBot):
     ticket_draw_min = 7  # ... and never with fewer trains than this (mine or anyone's)
     long_min = 3  # routes shorter than this are not worth claiming for points alone (outside the end)
     attraction_cost = 0.5  # path cost taken off per point of tourist attraction a route would newly reach
+    draws_tickets = True  # whether it draws tickets at all once its plan is done (see the ticket_draw knobs)
+    map_knobs: ClassVar[dict[str, dict[str, float]]] = {}  # per map name: knobs that differ there from the above
 
     def __init__(self, game_map: GameMap, seat: int, seed: int) -> None:
         super().__init__(game_map, seat, seed)
+        for knob, value in self.map_knobs.get(game_map.name, {}).items():
+            if not hasattr(type(self), knob):
+                raise ValueError(f"{type(self).__name__}.map_knobs names no knob {knob!r}")
+            setattr(self, knob, value)
         self.ix = map_index(game_map)
         rules = game_map.rules
         self.pieces = rules.pieces
@@ -295,7 +301,7 @@ class GreedyBot(BaseBot):
             if claim is not None and not self._plan_close(board, plan):
                 return claim
         if not plan.routes:
-            if (opts.draw_tickets is not None and not endgame
+            if (self.draws_tickets and opts.draw_tickets is not None and not endgame
                     and board.my_trains >= max(self.pieces * self.ticket_draw_mine, self.ticket_draw_min)
                     and board.min_other_trains() >= max(self.pieces * self.ticket_draw_others, self.ticket_draw_min)):
                 return opts.draw_tickets
