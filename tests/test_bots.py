@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -304,7 +304,7 @@ def test_map_knobs_must_name_a_knob() -> None:
     from ttr.bots.styles import GreedyLong
 
     class Misspelled(GreedyLong):
-        map_knobs = {"new_york": {"atraction_cost": 0.2}}
+        map_knobs: ClassVar[dict[str, dict[str, float]]] = {"new_york": {"atraction_cost": 0.2}}
 
     with pytest.raises(ValueError, match="atraction_cost"):
         Misspelled(load_map("new_york"), 0, 1)

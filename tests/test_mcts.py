@@ -4,6 +4,7 @@ reproducible by seed, reading only the seat view; the playouts' board equals the
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 
@@ -223,5 +224,35 @@ def test_the_search_plays_greedy_long_for_its_own_seat_and_greedy_for_the_others
     bot.choose(view, legal)
     assert type(bot.guide) is GreedyLong
     assert bot.last_values[game.encode(GreedyLong(game_map, 1, 1).choose(view, legal))] == 0.0  # the guide's move
-    for styled, style in zip(bot._playouts, (GreedyLong, *bot.styles), strict=True):
+    (by_own_style,) = bot._playouts  # one opponent style: greedy
+    for styled, style in zip(by_own_style, (GreedyLong, *bot.styles), strict=True):
         assert [type(b) for b in styled.bots] == [GreedyBot, style, GreedyBot]
+
+
+def test_the_other_seats_policy_changes_from_world_to_world() -> None:
+    """With two opponent styles the worlds alternate between them: every own style is played against each."""
+    from ttr.bots.styles import GreedyLong
+
+    game_map = load_map("new_york")
+    game = Game.new(game_map, 2, seed=2)
+    playout = GreedyPlayout(game_map, 2, 2)
+    while game.phase != 1 or game.current != 0 or len(game.history) < 6:
+        game.apply_unchecked(playout.choose_id(game))
+    bot = MctsBot(game_map, 0, 1, iterations=40)
+    bot.opponent_styles = (GreedyBot, GreedyLong)
+    seen: list[type] = []
+    play = bot._play
+
+    def spy(world: Game, key: int, playouts: list[GreedyPlayout]) -> float:
+        seen.append(type(playouts[0].bots[1]))
+        return play(world, key, playouts)
+
+    bot._play = spy  # type: ignore[method-assign]
+    bot.choose(seat_view(game, 0), game.legal_actions())
+    assert GreedyBot in seen and GreedyLong in seen
+    switches = sum(a is not b for a, b in pairwise(seen))
+    assert switches >= 2  # world after world, not one style for the whole search
+    assert [[type(b.bots[1]) for b in by_own] for by_own in bot._playouts] == [
+        [GreedyBot] * (1 + len(bot.styles)), [GreedyLong] * (1 + len(bot.styles))]
+    assert all(type(b.bots[0]) is own for by_own in bot._playouts
+               for b, own in zip(by_own, (GreedyLong, *bot.styles), strict=True))

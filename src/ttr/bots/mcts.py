@@ -74,6 +74,7 @@ class MctsBot(BaseBot):
     prune_after = 2
     belief = True  # sample the other seats' tickets weighted by their claims (`ttr.bots.inference`)
     guide_style: type[GreedyBot] = GreedyLong  # the policy of its own seat: the guide and its playouts
+    opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot,)  # the other seats' policies, by turns per world
     styles: tuple[type[GreedyBot], ...] = STYLES  # other plans tried in main turns (`ttr.bots.styles`)
     resample = 64  # worlds proposed per world searched, one kept by how well its tickets explain the claims
     blocks = 1  # claims of routes other seats likely need, considered beside the others
@@ -94,7 +95,7 @@ class MctsBot(BaseBot):
         self.guide = self.guide_style(game_map, seat, seed)
         self.last_iterations = 0  # playouts of the last search
         self.last_values: dict[int, float] = {}  # candidate id -> its mean gain over the guide's move (last search)
-        self._playouts: list[GreedyPlayout] = []  # per style (0: the guide's), playouts with this seat in it
+        self._playouts: list[list[GreedyPlayout]] = []  # per opponent style, per own style (0: the guide's)
         self._style_bots: list[GreedyBot] = []  # one bot per style, for the style's move
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
@@ -125,10 +126,11 @@ class MctsBot(BaseBot):
                     cands.append(key)
         if len(cands) < 2:
             return guide_action
-        if len(self._playouts) != 1 + len(self.styles) or len(self._playouts[0].bots) != first.n:
+        if (len(self._playouts) != len(self.opponent_styles) or len(self._playouts[0]) != 1 + len(self.styles)
+                or len(self._playouts[0][0].bots) != first.n):
             seed = self.rng.randrange(1 << 30)
-            self._playouts = [GreedyPlayout(self.game_map, first.n, seed, {self.seat: style})
-                              for style in (self.guide_style, *self.styles)]
+            self._playouts = [[GreedyPlayout(self.game_map, first.n, seed, self._seat_styles(first.n, other, style))
+                               for style in (self.guide_style, *self.styles)] for other in self.opponent_styles]
         deadline = time.thread_time() + self.time_limit if self.time_limit is not None else math.inf
         limit = self.iterations if self.iterations is not None else 1 << 60
         gains = dict.fromkeys(cands, 0.0)  # per candidate: the sum over its worlds of its margin minus the guide's
@@ -139,9 +141,10 @@ class MctsBot(BaseBot):
         start = time.thread_time()
         n = 0
         while len(live) > 1 and self.last_iterations + len(live) <= max(limit, len(cands)):
-            base = self._play(world, guide)
+            playouts = self._playouts[n % len(self._playouts)]  # the other seats' style of this world
+            base = self._play(world, guide, playouts)
             for aid in live[1:]:
-                gain = self._play(world, aid) - base
+                gain = self._play(world, aid, playouts) - base
                 gains[aid] += gain
                 squares[aid] += gain * gain
                 worlds[aid] += 1
@@ -197,12 +200,16 @@ class MctsBot(BaseBot):
                 kept = world
         return kept
 
-    def _play(self, world: Game, key: int) -> float:
+    def _seat_styles(self, n: int, other: type[GreedyBot], own: type[GreedyBot]) -> dict[int, type[GreedyBot]]:
+        """The policy of each of `n` seats in a playout: `own` for this seat, `other` for the rest."""
+        return {q: own if q == self.seat else other for q in range(n)}
+
+    def _play(self, world: Game, key: int, playouts: list[GreedyPlayout]) -> float:
         """The seat's margin over the best other seat after the candidate `key` (a catalogue id, plus the
-        catalogue size times its style) and a playout in a copy of `world`: greedy for the other seats, the
-        candidate's style (0: the guide's) for this one."""
+        catalogue size times its style) and a playout in a copy of `world` (`playouts`: one per own style,
+        with the other seats' policy of this world): the candidate's style (0: the guide's) for this seat."""
         style, aid = divmod(key, len(world.cat))
-        playout = self._playouts[style]
+        playout = playouts[style]
         game = world.copy()
         game.apply_unchecked(aid)
         if self.depth is None:
