@@ -106,6 +106,8 @@ def test_create_game(client: TestClient) -> None:
     ({"map": "europe", "seats": TWO, "seed": -1}, "malformed"),
     ({"map": "europe", "seats": TWO, "seed": "7"}, "malformed"),
     ({"map": "europe", "seats": TWO, "bot_delay": 99}, "malformed"),
+    ({"map": "europe", "seats": TWO, "players": 2}, "malformed"),
+    ({"map": "europe", "seats": [TWO[0], {"type": "bot", "bot": "expert"}]}, "malformed"),
 ])
 def test_create_refusals(client: TestClient, body: Any, code: str) -> None:
     if isinstance(body, str):
@@ -114,6 +116,14 @@ def test_create_refusals(client: TestClient, body: Any, code: str) -> None:
         r = client.post("/api/games", json=body)
     error_of(r, 400, code)
     assert client.get("/api/games").json() == []
+
+
+def test_an_unknown_field_is_named_not_ignored(client: TestClient) -> None:
+    """A misspelt field (`bot` for `level`) would otherwise give a medium bot without a word."""
+    r = client.post("/api/games", json={"map": "europe", "seats": [TWO[0], {"type": "bot", "bot": "expert"}]})
+    assert "seat 1: unknown field 'bot'" in error_of(r, 400, "malformed")
+    r = client.post("/api/games", json={"map": "europe", "seats": TWO, "sead": 5})
+    assert "unknown field 'sead'" in error_of(r, 400, "malformed")
 
 
 def test_body_too_large(client: TestClient) -> None:
