@@ -186,9 +186,12 @@ class GameManager:
 
         if not isinstance(body, dict):
             raise bad("the body is a JSON object: {map, seats, when_people_leave, seed?}")
-        unknown = sorted(str(k)[:40] for k in body if k not in CREATE_FIELDS)
-        if unknown:
-            raise bad(f"unknown field {unknown[0]!r} (fields: {', '.join(CREATE_FIELDS)})")
+        def refuse_unknown(obj: dict[Any, Any], allowed: tuple[str, ...], where: str = "") -> None:
+            unknown = sorted(str(k)[:40] for k in obj if k not in allowed)
+            if unknown:
+                raise bad(f"{where}unknown field {unknown[0]!r} (fields: {', '.join(allowed)})")
+
+        refuse_unknown(body, CREATE_FIELDS)
         map_name = body.get("map", "europe")
         if not isinstance(map_name, str) or map_name not in BUILTIN_MAPS:
             raise bad(f"unknown map {str(map_name)[:40]!r} (maps: {', '.join(BUILTIN_MAPS)})", "unknown_map")
@@ -205,9 +208,7 @@ class GameManager:
         for i, raw in enumerate(raw_seats):
             if not isinstance(raw, dict):
                 raise bad(f"seat {i} must be an object")
-            unknown = sorted(str(k)[:40] for k in raw if k not in SEAT_FIELDS)
-            if unknown:
-                raise bad(f"seat {i}: unknown field {unknown[0]!r} (fields: {', '.join(SEAT_FIELDS)})")
+            refuse_unknown(raw, SEAT_FIELDS, f"seat {i}: ")
             kind = raw.get("type")
             name = raw.get("name")
             if name is not None and not isinstance(name, str):
