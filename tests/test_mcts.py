@@ -256,23 +256,3 @@ def test_the_other_seats_policy_changes_from_world_to_world() -> None:
         [GreedyBot] * (1 + len(bot.styles)), [GreedyLong] * (1 + len(bot.styles))]
     assert all(type(b.bots[0]) is own for by_own in bot._playouts
                for b, own in zip(by_own, (GreedyLong, *bot.styles), strict=True))
-
-
-def test_hard_searches_around_greedys_move_and_expert_around_greedy_longs() -> None:
-    """The levels differ in guide as well as budget: `hard` compares its candidates with greedy's (`medium`'s)
-    move and plays greedy for its own seat in the playouts; `expert` does both with `GreedyLong`."""
-    from ttr.bots.mcts import MctsExpert, MctsHard
-    from ttr.bots.styles import GreedyLong
-
-    game_map = load_map("new_york")
-    game = Game.new(game_map, 2, seed=4)
-    playout = GreedyPlayout(game_map, 2, 4)
-    while game.phase != 1 or game.current != 0 or len(game.history) < 6:
-        game.apply_unchecked(playout.choose_id(game))
-    view, legal = seat_view(game, 0), game.legal_actions()
-    for level, guide in ((MctsHard, GreedyBot), (MctsExpert, GreedyLong)):
-        bot = level(game_map, 0, 1, iterations=30, time_limit=None)
-        bot.choose(view, legal)
-        assert type(bot.guide) is guide
-        assert bot.last_values[game.encode(guide(game_map, 0, 1).choose(view, legal))] == 0.0  # the baseline
-        assert [type(styled.bots[0]) for styled in bot._playouts[0]] == [guide, *bot.styles]

@@ -287,11 +287,9 @@ def t_critical(dof: int) -> float:
 
 
 class MctsHard(MctsBot):
-    """`hard`: the search with 0.15 s per decision (at most 300 playouts), guided by `greedy` (`medium`)
-    instead of `GreedyLong`: the same budget with the stronger guide was not measured weaker than `expert`."""
+    """`hard`: the search with 0.15 s per decision (at most 300 playouts)."""
 
     name = "hard"
-    guide_style = GreedyBot
     iterations = 300
     time_limit = 0.15
 

@@ -8,8 +8,8 @@ LEVELS = ("easy", "medium", "hard", "expert")
 LEVEL_TEXT = {
     "easy": "plays long routes, takes few risks (long_route_junkie)",
     "medium": "plans its tickets and collects the colours it needs (greedy)",
-    "hard": "medium's plans, checked by a search over the hidden cards (Monte Carlo, about 0.15 s a move)",
-    "expert": "plans for long routes, checked by a longer search (Monte Carlo, about 0.5 s a move)",
+    "hard": "searches ahead over the hidden cards (Monte Carlo tree search, about 0.15 s a move)",
+    "expert": "searches ahead longer (Monte Carlo tree search, about 0.5 s a move)",
 }
 
 
