@@ -5,7 +5,11 @@ Reads every `ttr-record/1` file in DIR (as `ttr tournament --records DIR` writes
 game), finds the seat of BOT (the player named `BOT <seat>`), and prints BOT's wins (a shared win counts
 1/k) with a Wilson 95% interval, its mean score and mean winning score. Then it replays every game's seeds
 with the baseline bot in BOT's seat and the same bots elsewhere: the same deal, so the difference of the
-two win counts is what BOT changed (games where BOT played as the baseline come out identical).
+two win counts is what BOT changed (games where BOT played as the baseline come out identical). The
+games the two decide differently are counted both ways (BOT better, BOT worse) with an exact two-sided
+sign test (McNemar's test): the chance of a split at least that uneven if BOT were no better than the
+baseline on these deals. A win rate over a hundred games mixes BOT's strength with the luck of the deals;
+the paired split does not.
 """
 
 from __future__ import annotations
@@ -29,6 +33,15 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+def sign_test(better: int, worse: int) -> float:
+    """The exact two-sided sign test of `better` against `worse` paired outcomes (ties left out)."""
+    m = better + worse
+    if not m:
+        return 1.0
+    tail = sum(math.comb(m, i) for i in range(min(better, worse) + 1)) / 2 ** m
+    return min(1.0, 2 * tail)
+
+
 def main() -> int:
     """Summarize the records and their paired baseline."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -40,7 +53,7 @@ def main() -> int:
     scores: list[int] = []
     winning: list[int] = []
     base_scores: list[int] = []
-    identical = 0
+    identical = better = worse = 0
     for path in sorted(Path(args.dir).glob("*.json")):
         data = load_json(path)
         game = replay(read_record(data)).game
@@ -54,8 +67,9 @@ def main() -> int:
         games += 1
         final = final_score(game)
         scores.append(final.players[me].total)
-        if game.players[me] in final.winners:
-            wins += 1 / len(final.winners)
+        share = 1 / len(final.winners) if game.players[me] in final.winners else 0.0
+        wins += share
+        if share:
             winning.append(final.players[me].total)
         specs = [args.baseline if s == me else name.rsplit(" ", 1)[0].split("#")[0]
                  for s, name in enumerate(game.players)]
@@ -64,8 +78,10 @@ def main() -> int:
                          players=game.players)
         base_final = final_score(base)
         base_scores.append(base_final.players[me].total)
-        if base.players[me] in base_final.winners:
-            base_wins += 1 / len(base_final.winners)
+        base_share = 1 / len(base_final.winners) if base.players[me] in base_final.winners else 0.0
+        base_wins += base_share
+        better += share > base_share
+        worse += share < base_share
         identical += base.history == game.history
     if not games:
         print("no finished games")
@@ -77,6 +93,8 @@ def main() -> int:
           f"{sum(winning) / len(winning) if winning else float('nan'):.1f}")
     print(f"paired: {args.baseline} in the same seat with the same seeds won {base_wins:g} "
           f"(mean score {sum(base_scores) / n:.1f}); identical games {identical}")
+    print(f"decided differently: {args.bot} better in {better}, worse in {worse}; "
+          f"sign test p = {sign_test(better, worse):.3f}")
     return 0
 
 
