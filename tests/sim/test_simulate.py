@@ -86,9 +86,15 @@ def test_ticket_paths_are_shortest_paths() -> None:
 
 def _interrupt_after_two_games(args: list[str], env: dict[str, str], progress: Path) -> tuple[int, str]:
     """Run `ttr simulate`, send Ctrl-C once two games are done; its exit code and standard error."""
-    # its own process group, which gets the SIGINT as a terminal's Ctrl-C would: the main process and workers
-    proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    # its own process group, which gets the SIGINT as a terminal's Ctrl-C would: the main process and workers.
+    # A child inherits an ignored SIGINT, and a pytest-xdist worker may ignore it: start the child as a
+    # terminal would, with Ctrl-C live (Python resets its own handler to the default in the child).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         if progress.exists() and progress.read_text().count("\n") >= 2:
@@ -105,7 +111,7 @@ def test_ctrl_c_keeps_the_finished_games_and_a_rerun_completes_the_same_table(tm
     args = [sys.executable, "-m", "ttr.cli.main", "simulate", "--map", "europe", "--players", "4",
             "--bots", "greedy,random", "--games", "16", "--seed", "5", "--jobs", "2", "--out", str(out)]
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    for _ in range(3):  # on a loaded machine the workers can finish every game before the SIGINT lands: again
+    for _ in range(3):  # on a loaded machine the workers could finish every game before the SIGINT lands: again
         shutil.rmtree(out, ignore_errors=True)
         returncode, err = _interrupt_after_two_games(args, env, out / PROGRESS)
         if returncode != 0:
