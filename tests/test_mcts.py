@@ -256,3 +256,23 @@ def test_the_other_seats_policy_changes_from_world_to_world() -> None:
         [GreedyBot] * (1 + len(bot.styles)), [GreedyLong] * (1 + len(bot.styles))]
     assert all(type(b.bots[0]) is own for by_own in bot._playouts
                for b, own in zip(by_own, (GreedyLong, *bot.styles), strict=True))
+
+
+def test_expert_models_the_other_seats_as_greedy_and_greedy_long_by_turns() -> None:
+    """`expert` (people's top level) plays the other seats as greedy in half its worlds and as `GreedyLong`
+    in the other half; `mcts` (the measured search) models them as greedy only."""
+    from ttr.bots.mcts import MctsExpert
+    from ttr.bots.styles import GreedyLong
+
+    game_map = load_map("new_york")
+    game = Game.new(game_map, 2, seed=2)
+    playout = GreedyPlayout(game_map, 2, 2)
+    while game.phase != 1 or game.current != 0 or len(game.history) < 6:
+        game.apply_unchecked(playout.choose_id(game))
+    view, legal = seat_view(game, 0), game.legal_actions()
+    expert = MctsExpert(game_map, 0, 1, iterations=40, time_limit=None)
+    expert.choose(view, legal)
+    assert [type(by_own[0].bots[1]) for by_own in expert._playouts] == [GreedyBot, GreedyLong]
+    plain = MctsBot(game_map, 0, 1, iterations=40)
+    plain.choose(view, legal)
+    assert [type(by_own[0].bots[1]) for by_own in plain._playouts] == [GreedyBot]
