@@ -87,8 +87,9 @@ def test_ticket_paths_are_shortest_paths() -> None:
 def _interrupt_after_two_games(args: list[str], env: dict[str, str], progress: Path) -> tuple[int, str]:
     """Run `ttr simulate`, send Ctrl-C once two games are done; its exit code and standard error."""
     # its own process group, which gets the SIGINT as a terminal's Ctrl-C would: the main process and workers.
-    # A child inherits an ignored SIGINT, and a pytest-xdist worker may ignore it: start the child as a
-    # terminal would, with Ctrl-C live (Python resets its own handler to the default in the child).
+    # A child inherits an ignored SIGINT, and in full pytest-xdist runs the test process has been seen to
+    # ignore it: start the child as a terminal would, with Ctrl-C live (a Python handler becomes the default
+    # in the child).
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
