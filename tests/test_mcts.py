@@ -18,7 +18,7 @@ from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Game, final_score, seat_view
 from ttr.engine import actions as A
 from ttr.engine.sample import determinize
-from ttr.maps import load_map
+from ttr.maps import GameMap, load_map
 
 
 class TinyMcts(MctsBot):
@@ -26,6 +26,16 @@ class TinyMcts(MctsBot):
     iterations = 6
     time_limit = None
     depth = 8
+
+
+def greedy_main_turn(map_name: str, players: int, seed: int, seat: int, after: int = 0) -> tuple[GameMap, Game]:
+    """A greedy game of `seed` played on to a main turn of `seat` with at least `after` actions behind it."""
+    game_map = load_map(map_name)
+    game = Game.new(game_map, players, seed=seed)
+    playout = GreedyPlayout(game_map, players, seed)
+    while game.phase != 1 or game.current != seat or len(game.history) < after:
+        game.apply_unchecked(playout.choose_id(game))
+    return game_map, game
 
 
 @pytest.mark.parametrize(("map_name", "players"), [("europe", 2), ("new_york", 3)])
@@ -116,11 +126,7 @@ def test_keep_ranking_starts_with_greedys_choice() -> None:
 
 
 def test_search_values_are_margins_of_finished_playouts() -> None:
-    game_map = load_map("new_york")
-    game = Game.new(game_map, 2, seed=11)
-    playout = GreedyPlayout(game_map, 2, 11)
-    while game.phase != 1 or game.current != 0:
-        game.apply_unchecked(playout.choose_id(game))
+    game_map, game = greedy_main_turn("new_york", 2, seed=11, seat=0)
     bot = MctsBot(game_map, 0, 1, iterations=40)
     action = bot.choose(seat_view(game, 0), legal_actions(game)[1])
     assert action in game.legal_actions()
@@ -198,11 +204,7 @@ def test_a_playout_can_give_one_seat_another_style() -> None:
 
 def test_main_turn_candidates_include_each_styles_move() -> None:
     """In a main turn the search also tries each style's move, continued in that style."""
-    game_map = load_map("europe")
-    game = Game.new(game_map, 2, seed=4)
-    playout = GreedyPlayout(game_map, 2, 4)
-    while game.phase != 1 or game.current != 0 or len(game.history) < 10:
-        game.apply_unchecked(playout.choose_id(game))
+    game_map, game = greedy_main_turn("europe", 2, seed=4, seat=0, after=10)
     bot = MctsBot(game_map, 0, 1, iterations=60)
     bot.choose(seat_view(game, 0), game.legal_actions())
     stride = len(game.cat)
@@ -214,11 +216,7 @@ def test_the_search_plays_greedy_long_for_its_own_seat_and_greedy_for_the_others
     """The guide and the seat's own playouts are `GreedyLong`; the other seats are modelled as greedy."""
     from ttr.bots.styles import GreedyLong
 
-    game_map = load_map("new_york")
-    game = Game.new(game_map, 3, seed=2)
-    playout = GreedyPlayout(game_map, 3, 2)
-    while game.phase != 1 or game.current != 1 or len(game.history) < 8:
-        game.apply_unchecked(playout.choose_id(game))
+    game_map, game = greedy_main_turn("new_york", 3, seed=2, seat=1, after=8)
     bot = MctsBot(game_map, 1, 1, iterations=30)
     view, legal = seat_view(game, 1), game.legal_actions()
     bot.choose(view, legal)
@@ -233,11 +231,7 @@ def test_the_other_seats_policy_changes_from_world_to_world() -> None:
     """With two opponent styles the worlds alternate between them: every own style is played against each."""
     from ttr.bots.styles import GreedyLong
 
-    game_map = load_map("new_york")
-    game = Game.new(game_map, 2, seed=2)
-    playout = GreedyPlayout(game_map, 2, 2)
-    while game.phase != 1 or game.current != 0 or len(game.history) < 6:
-        game.apply_unchecked(playout.choose_id(game))
+    game_map, game = greedy_main_turn("new_york", 2, seed=2, seat=0, after=6)
     bot = MctsBot(game_map, 0, 1, iterations=40)
     bot.opponent_styles = (GreedyBot, GreedyLong)
     seen: list[type] = []
@@ -264,11 +258,7 @@ def test_expert_models_the_other_seats_as_greedy_and_greedy_long_by_turns() -> N
     from ttr.bots.mcts import MctsExpert
     from ttr.bots.styles import GreedyLong
 
-    game_map = load_map("new_york")
-    game = Game.new(game_map, 2, seed=2)
-    playout = GreedyPlayout(game_map, 2, 2)
-    while game.phase != 1 or game.current != 0 or len(game.history) < 6:
-        game.apply_unchecked(playout.choose_id(game))
+    game_map, game = greedy_main_turn("new_york", 2, seed=2, seat=0, after=6)
     view, legal = seat_view(game, 0), game.legal_actions()
     expert = MctsExpert(game_map, 0, 1, iterations=40, time_limit=None)
     expert.choose(view, legal)
