@@ -1,5 +1,6 @@
-"""City names on the New York board keep clear of every drawn route: computed from the SVG the page is sent
-(and the layout that placed the names), and measured in the browser in each language (getBBox)."""
+"""City names on the boards (New York, Europe) keep clear of every drawn route, of each other and of the other
+cities' dots, each near its own city: computed from the SVG the page is sent (and the layout that placed the
+names), and measured in the browser in each language (getBBox)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 from ttr.maps import load_map
-from ttr.maps.layout import REACH, layout_board
+from ttr.maps.layout import CITY_RADIUS, REACH, layout_board
 from ttr.maps.render import TITLE_HEIGHT, render_svg
 
 from .conftest import ARTIFACTS, Served
@@ -19,7 +20,10 @@ from .driver import create_game
 
 SVG = "{http://www.w3.org/2000/svg}"
 Poly = list[tuple[float, float]]
+Box = tuple[float, float, float, float]
 CLEARANCE = 1.0  # px between a name's box and a route space
+# each board, and a city whose name, put back below its dot (where it used to be), lies on its routes
+BOARDS = [("new_york", "Greenwich Village"), ("europe", "Wien")]
 
 
 def separated(a: Poly, b: Poly) -> bool:
@@ -61,74 +65,108 @@ def svg_spaces(svg: str) -> list[tuple[str, Poly]]:
     return out
 
 
-def overlaps(names: dict[str, tuple[float, float, float, float]], spaces: list[tuple[str, Poly]]) -> list[str]:
+def overlaps(names: dict[str, Box], spaces: list[tuple[str, Poly]]) -> list[str]:
+    """Each name over a route space, as "city over route"."""
     return sorted({f"{city} over {route}" for city, box in names.items() for route, poly in spaces
                    if not separated(box_poly(*box), poly)})
 
 
-def test_new_york_names_clear_the_routes_in_the_svg() -> None:
-    game_map = load_map("new_york")
+def crowded(names: dict[str, Box], dots: dict[str, tuple[float, float]]) -> list[str]:
+    """Each name over another name or over another city's dot."""
+    found = []
+    for city, box in names.items():
+        found += [f"{city} over name {other}" for other, b in names.items()
+                  if other < city and not separated(box_poly(*box, pad=0), box_poly(*b, pad=0))]
+        found += [f"{city} over dot {other}" for other, (x, y) in dots.items()
+                  if other != city and not separated(box_poly(*box, pad=0), box_poly(x, y, x, y, pad=CITY_RADIUS))]
+    return sorted(found)
+
+
+def far(names: dict[str, Box], dots: dict[str, tuple[float, float]]) -> list[str]:
+    """Each name further than REACH (and a little to spare) from its own city's centre."""
+    found = []
+    for city, (x0, y0, x1, y1) in names.items():
+        x, y = dots[city]
+        gap = math.hypot(min(max(x, x0), x1) - x, min(max(y, y0), y1) - y)
+        if gap > REACH + 4:
+            found.append(f"{city} {gap:.0f} px away")
+    return found
+
+
+@pytest.mark.parametrize(("map_name", "city"), BOARDS, ids=[name for name, _ in BOARDS])
+def test_names_clear_the_routes_in_the_svg(map_name: str, city: str) -> None:
+    game_map = load_map(map_name)
     svg = render_svg(game_map)
     spaces = svg_spaces(svg)
     assert len(spaces) == sum(r.length for r in game_map.routes)
-    labels = layout_board(game_map, top=TITLE_HEIGHT).labels
+    layout = layout_board(game_map, top=TITLE_HEIGHT)
     root = ET.fromstring(svg.encode())
     drawn = {t.text: (float(t.get("x", "0")), float(t.get("y", "0")))
              for t in root.iter(f"{SVG}text") if t.get("class") == "city-name"}
-    names = {}
-    for city in game_map.cities:  # the names are drawn where the layout placed them
-        lab = labels[city.index]
-        assert drawn[city.name] == pytest.approx((lab.x, lab.y), abs=0.06)
-        names[city.name] = lab.box
+    names, dots = {}, {}
+    for c in game_map.cities:  # the names are drawn where the layout placed them
+        lab = layout.labels[c.index]
+        assert drawn[c.name] == pytest.approx((lab.x, lab.y), abs=0.06)
+        names[c.name] = lab.box
+        dots[c.name] = layout.points[c.index]
     assert overlaps(names, spaces) == []
-    # the check can fail: Greenwich Village's name put back below its dot, where it was, lies on its routes
-    village = game_map.city_index["Greenwich Village"]
-    x, y = layout_board(game_map, top=TITLE_HEIGHT).points[village]
-    width = labels[village].box[2] - labels[village].box[0]
-    assert overlaps({"Greenwich Village": (x - width / 2, y + 10, x + width / 2, y + 24)}, spaces)
+    assert crowded(names, dots) == []
+    assert far(names, dots) == []
+    # the check can fail: the city's name put back below its dot, where it was, lies on its routes
+    x, y = dots[city]
+    width = names[city][2] - names[city][0]
+    assert overlaps({city: (x - width / 2, y + 10, x + width / 2, y + 24)}, spaces)
+    # and a name put on a neighbour's dot is over that dot and far from its own city
+    neighbour = next(r.b if r.a == city else r.a for r in game_map.routes if city in (r.a, r.b))
+    nx, ny = dots[neighbour]
+    assert crowded({city: (nx - 5, ny - 5, nx + 5, ny + 5)}, dots) == [f"{city} over dot {neighbour}"]
+    assert far({city: (nx - 5, ny - 5, nx + 5, ny + 5)}, dots)
 
 
-def test_new_york_names_clear_the_routes_in_the_browser(page: Any, server: Served) -> None:
+MEASURE = """() => {
+    const names = {};
+    const dots = {};
+    for (const t of document.querySelectorAll('svg.board text.city-name')) {
+        const b = t.getBBox();
+        const g = t.closest('g.city');
+        names[g.dataset.city] = [b.x, b.y, b.x + b.width, b.y + b.height];
+        const dot = g.querySelector('circle.city-dot');
+        dots[g.dataset.city] = [Number(dot.getAttribute('cx')), Number(dot.getAttribute('cy'))];
+    }
+    const spaces = [];
+    for (const sp of document.querySelectorAll('svg.board g.route g.space')) {
+        const m = sp.transform.baseVal.consolidate().matrix;
+        const r = sp.querySelector('rect');
+        const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((k) => Number(r.getAttribute(k)));
+        spaces.push([sp.closest('g.route').dataset.route,
+                     [[x, y], [x + w, y], [x + w, y + h], [x, y + h]].map(([px, py]) =>
+                         [m.a * px + m.c * py + m.e, m.b * px + m.d * py + m.f])]);
+    }
+    return [document.documentElement.lang, names, spaces, dots];
+}"""
+
+
+@pytest.mark.parametrize(("map_name", "city"), BOARDS, ids=[name for name, _ in BOARDS])
+def test_names_clear_the_routes_in_the_browser(page: Any, server: Served, map_name: str, city: str) -> None:
     """Measured as drawn (getBBox of each name, the route spaces' transforms) in all three languages."""
-    game_map = load_map("new_york")
+    game_map = load_map(map_name)
     total = sum(r.length for r in game_map.routes)
-    game_id, _ = create_game(server.base, "new_york", seed=3)
+    game_id, _ = create_game(server.base, map_name, seed=3)
     page.goto(f"{server.base}/#/watch/{game_id}")
     page.wait_for_selector("main[data-version]")
-    measure = """() => {
-        const names = {};
-        const dots = {};
-        for (const t of document.querySelectorAll('svg.board text.city-name')) {
-            const b = t.getBBox();
-            const g = t.closest('g.city');
-            names[g.dataset.city] = [b.x, b.y, b.x + b.width, b.y + b.height];
-            const dot = g.querySelector('circle.city-dot');
-            dots[g.dataset.city] = [Number(dot.getAttribute('cx')), Number(dot.getAttribute('cy'))];
-        }
-        const spaces = [];
-        for (const sp of document.querySelectorAll('svg.board g.route g.space')) {
-            const m = sp.transform.baseVal.consolidate().matrix;
-            const r = sp.querySelector('rect');
-            const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((k) => Number(r.getAttribute(k)));
-            spaces.push([sp.closest('g.route').dataset.route,
-                         [[x, y], [x + w, y], [x + w, y + h], [x, y + h]].map(([px, py]) =>
-                             [m.a * px + m.c * py + m.e, m.b * px + m.d * py + m.f])]);
-        }
-        return [document.documentElement.lang, names, spaces, dots];
-    }"""
-    seen = []
+    seen, found = [], {}
     for lang in ("en", "zh-Hans", "zh-Hant"):
         page.select_option("#lang-select", lang)
         page.wait_for_function(f"document.documentElement.lang === '{lang}'")
-        got_lang, names, spaces, dots = page.evaluate(measure)
-        assert got_lang == lang and len(names) == len(game_map.cities) and len(spaces) == total
-        found = overlaps({k: tuple(v) for k, v in names.items()}, [(r, [tuple(p) for p in poly]) for r, poly in spaces])
-        assert found == [], (lang, found)
-        for city, (x0, y0, x1, y1) in names.items():  # each name by its own city, a translation too
-            x, y = dots[city]
-            gap = math.hypot(min(max(x, x0), x1) - x, min(max(y, y0), y1) - y)
-            assert gap <= REACH + 4, (lang, city, gap)
-        seen.append(names["Greenwich Village"])
-    assert seen[0] != seen[1]  # the names were measured anew in each language
+        got_lang, measured, spaces, measured_dots = page.evaluate(MEASURE)
+        assert got_lang == lang and len(measured) == len(game_map.cities) and len(spaces) == total
+        names = {k: (v[0], v[1], v[2], v[3]) for k, v in measured.items()}
+        dots = {k: (v[0], v[1]) for k, v in measured_dots.items()}
+        polys = [(route, [(p[0], p[1]) for p in poly]) for route, poly in spaces]
+        # each name by its own city (a translation too), clear of the routes, the other names and dots
+        found[lang] = overlaps(names, polys) + crowded(names, dots) + far(names, dots)
+        seen.append(names[city])
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.locator("svg.board").screenshot(path=str(ARTIFACTS / "new-york-labels-zh-Hant.png"))
+    page.locator("svg.board").screenshot(path=str(ARTIFACTS / f"{map_name.replace('_', '-')}-labels-zh-Hant.png"))
+    assert list(found) == ["en", "zh-Hans", "zh-Hant"] and not any(found.values()), found
+    assert seen[0] != seen[1]  # the names were measured anew in each language

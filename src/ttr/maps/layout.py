@@ -4,11 +4,9 @@ Cities are projected equirectangularly (longitude scaled by the cosine of the me
 from the map's board placement where it has one (`"board"`: x to the right, y down, in board units), scaled
 so that a typical city is `spacing` pixels from its nearest neighbour, then pushed apart for a few
 rounds: no two cities closer than `min_distance`, two cities joined by a route far enough apart for
-its spaces, and no city sitting on a route it is not an end of. Names are placed greedily beside their
-city where they cover the fewest other names, dots and routes. On a board with a placement, a name keeps
-clear of the drawn tracks' whole width (both tracks of a double route) and may sit a little further from
-its city to do so; a board drawn from latitude and longitude keeps the simpler placement (Europe's
-picture is unchanged). Everything is deterministic.
+its spaces, and no city sitting on a route it is not an end of. Each name goes in the nearest place beside
+its city that touches no drawn track (the tracks' whole width, both tracks of a double route), no other name
+and no dot, and may sit a little further from its city to do so. Everything is deterministic.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ SPACE_GAP = 3.0
 END_GAP = 4.0  # between a city dot and the first space
 MARGIN = 24.0  # the blank border around the board
 MIN_ANGLE = math.radians(24)  # the least angle between two routes leaving a city
-CHAR_WIDTH = 0.6  # of the font size: a generous average for a sans-serif face
 # A bold name's advance per character, in font sizes (DejaVu Sans Bold, the board's first font, as Chromium
 # measures it: a name's width comes out within 1% of getBBox); other characters count as BOLD_OTHER.
 BOLD_ADVANCE = dict(zip(
@@ -71,7 +68,7 @@ def layout_board(game_map: GameMap, *, spacing: float = 110.0, min_distance: flo
     """Lay out the board: city points and name labels, shifted so everything fits from (margin, margin + top)."""
     points = _project(game_map, spacing)
     _spread(game_map, points, min_distance, rounds)
-    labels = _place_labels_clear_of_tracks(game_map, points) if game_map.board else _place_labels(game_map, points)
+    labels = _place_labels_clear_of_tracks(game_map, points)
     boxes = [lab.box for lab in labels] + [
         (x - CITY_RADIUS, y - CITY_RADIUS, x + CITY_RADIUS, y + CITY_RADIUS) for x, y in points
     ]
@@ -227,53 +224,6 @@ def _overlap(a: Box, b: Box) -> float:
     w = min(a[2], b[2]) - max(a[0], b[0])
     h = min(a[3], b[3]) - max(a[1], b[1])
     return w * h if w > 0 and h > 0 else 0.0
-
-
-def _crosses(box: Box, p: Point, q: Point, pad: float) -> bool:
-    """Whether segment p-q passes through `box` grown by `pad` (Liang-Barsky clipping)."""
-    x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
-    dx, dy = q[0] - p[0], q[1] - p[1]
-    lo, hi = 0.0, 1.0
-    for edge_p, edge_q in ((-dx, p[0] - x0), (dx, x1 - p[0]), (-dy, p[1] - y0), (dy, y1 - p[1])):
-        if edge_p == 0:
-            if edge_q < 0:
-                return False
-            continue
-        t = edge_q / edge_p
-        if edge_p < 0:
-            lo = max(lo, t)
-        else:
-            hi = min(hi, t)
-        if lo > hi:
-            return False
-    return True
-
-
-def _place_labels(game_map: GameMap, p: list[list[float]]) -> list[Label]:
-    points = [(x, y) for x, y in p]
-    dots = [(x - CITY_RADIUS - 2, y - CITY_RADIUS - 2, x + CITY_RADIUS + 2, y + CITY_RADIUS + 2) for x, y in points]
-    segments = sorted({tuple(sorted((game_map.city_index[r.a], game_map.city_index[r.b]))) for r in game_map.routes})
-    widths = [CHAR_WIDTH * FONT_SIZE * len(c.name) for c in game_map.cities]
-    chosen: list[Label | None] = [None] * len(points)
-    for _ in range(2):  # a greedy pass, then each label again with all the others in place
-        for i, (x, y) in enumerate(points):
-            best: tuple[float, int, Label] | None = None
-            for rank, cand in enumerate(_label_candidates(x, y, widths[i])):
-                score = float(rank)
-                for j, other in enumerate(chosen):
-                    if j != i and other is not None:
-                        score += 10 * _overlap(cand.box, other.box)
-                for j, dot in enumerate(dots):
-                    if j != i:
-                        score += 10 * _overlap(cand.box, dot)
-                for a, b in segments:
-                    if _crosses(cand.box, points[a], points[b], 6.0):
-                        score += 60
-                if best is None or score < best[0]:
-                    best = (score, rank, cand)
-            assert best is not None
-            chosen[i] = best[2]
-    return [lab for lab in chosen if lab is not None]
 
 
 def track_bands(game_map: GameMap, points: list[Point] | tuple[Point, ...]) -> list[tuple[Point, Point, float]]:
