@@ -14,7 +14,7 @@ from collections.abc import Callable
 from ttr.bots.base import BaseBot, Bot, BotContext, BotFactory, IllegalBotActionError, play_game
 from ttr.bots.cmd_bot import make_cmd_bot
 from ttr.bots.greedy import GreedyBot
-from ttr.bots.mcts import MctsBot, MctsExpert, MctsHard
+from ttr.bots.mcts import MctsBot, MctsExpert
 from ttr.bots.paper import DestinationHungry, LongRouteJunkie, OneStepThinker, RouteFocus
 from ttr.bots.random_bot import RandomBot
 from ttr.bots.styles import GreedyLong
@@ -31,13 +31,13 @@ BOTS: dict[str, BotFactory] = {
     "mcts": MctsBot,
     "easy": LongRouteJunkie,
     "medium": GreedyBot,
-    "hard": MctsHard,
+    "hard": GreedyLong,
     "expert": MctsExpert,
 }
 
 # playouts per decision; a greedy playout of 4-player Europe costs tens of ms, so `mcts:easy` adds about 18 s of
 # CPU to a 4-player Europe game (measured), `mcts:expert` hours
-MCTS_LEVELS: dict[str, int] = {"easy": 4, "medium": 25, "hard": MctsHard.iterations or 300,
+MCTS_LEVELS: dict[str, int] = {"easy": 4, "medium": 25, "hard": 300,
                                "expert": MctsExpert.iterations or 1500}
 
 

@@ -286,20 +286,13 @@ def t_critical(dof: int) -> float:
     return 1.645 + 2.5 / dof if dof > 0 else math.inf
 
 
-class MctsHard(MctsBot):
-    """`hard`: the search with 0.15 s per decision (at most 300 playouts)."""
-
-    name = "hard"
-    iterations = 300
-    time_limit = 0.15
-
-
 class MctsExpert(MctsBot):
     """`expert`: the search with 0.5 s per decision (at most 1500 playouts), as `mcts`, but the other seats
     play greedy in half its worlds and `GreedyLong` in the other half: people are not greedy. Against
     opponents that play like `GreedyLong` this mix gained more over the same seat's play than the
-    greedy-only model did (docs/bots.md: 32 / 19 paired New York games against `hard`, 21 / 11 Europe games
-    against `greedy_long`); against greedy the two were level."""
+    greedy-only model did (docs/bots.md: 32 / 19 paired New York games against the search at 0.15 s, 21 / 11
+    Europe games against `greedy_long`); against greedy the two were level. The level below, `hard`, is
+    `GreedyLong` alone: the step between them is what the search adds."""
 
     name = "expert"
     opponent_styles = (GreedyBot, GreedyLong)

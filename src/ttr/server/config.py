@@ -8,8 +8,8 @@ LEVELS = ("easy", "medium", "hard", "expert")
 LEVEL_TEXT = {
     "easy": "plays long routes, takes few risks (long_route_junkie)",
     "medium": "plans its tickets and collects the colours it needs (greedy)",
-    "hard": "searches ahead over the hidden cards (Monte Carlo tree search, about 0.15 s a move)",
-    "expert": "searches ahead longer (Monte Carlo tree search, about 0.5 s a move)",
+    "hard": "plans its tickets through long routes, which score more per train (greedy_long)",
+    "expert": "searches ahead over the hidden cards and tickets (Monte Carlo search, about 0.5 s a move)",
 }
 
 
