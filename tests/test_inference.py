@@ -6,14 +6,15 @@ from __future__ import annotations
 import math
 import random
 
-from ttr.bots.inference import PER_TRAIN, TicketBelief, empty_board_distances
+from ttr.bots.greedy import GreedyBot
+from ttr.bots.inference import PER_TRAIN, ClaimReplay, TicketBelief, empty_board_distances
 from ttr.bots.mcts import MctsBot
-from ttr.bots.planning import MapIndex, map_index, shortest_path
+from ttr.bots.planning import Board, MapIndex, map_index, shortest_path
 from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Game, seat_view
 from ttr.engine import actions as A
 from ttr.engine.game import CHOOSE_SETUP, MAIN
-from ttr.maps import load_map
+from ttr.maps import GameMap, load_map
 
 
 def _path(ix: MapIndex, a: str, b: str) -> list[int]:
@@ -188,3 +189,70 @@ def test_face_up_picks_make_the_real_tickets_likelier_in_new_york() -> None:
                 world = rng.choices(worlds, likes)[0]
                 found[unfit] += len(held & set(world.tickets[1]))
     assert found[UNFIT_BY_MAP["new_york"]] > 1.1 * found[1.0]
+
+
+def _greedy_replay(game_map: GameMap, seat: int, n: int) -> ClaimReplay:
+    return ClaimReplay(map_index(game_map), seat, n, GreedyBot(game_map, seat, 0).path_costs)
+
+
+def test_a_replayed_claim_serves_the_tickets_whose_cheapest_path_held_it_then() -> None:
+    """`ClaimReplay`: each claim of another seat is read on the board just before it. The first route of a
+    ticket's cheapest path (greedy's costs) serves that ticket; a ticket far away it does not. Once the whole
+    path is claimed, a later claim finds the ticket complete; the seat's own claims are not read."""
+    game_map = load_map("europe")
+    ix = map_index(game_map)
+    ticket = game_map.ticket("Lisboa-Danzig").index
+    far = game_map.ticket("Smolensk-Rostov").index
+    costs = GreedyBot(game_map, 1, 0).path_costs(Board.bare(ix, 1, [-1] * len(ix.length), [45, 45]))
+    path = shortest_path(ix, costs, ix.ticket_a[ticket], ix.ticket_b[ticket])[1]
+    name = [r.name for r in game_map.routes]
+    log = [{"player": 1, "action": "claim_route", "route": name[r]} for r in path]
+    mine, later = _path(ix, "Athina", "Angora")[0], _path(ix, "Moskva", "Smolensk")[0]
+    assert mine not in path and later not in path
+    log.append({"player": 0, "action": "claim_route", "route": name[mine]})
+    log.append({"player": 1, "action": "claim_route", "route": name[later]})
+    replay = _greedy_replay(game_map, 0, 2)
+    replay.update(log)
+    served, complete = replay.claims[1][0]
+    assert served >> ticket & 1 and not served >> far & 1 and not complete
+    assert len(replay.claims[1]) == len(path) + 1 and replay.claims[0] == []
+    assert replay.claims[1][-1][1] >> ticket & 1  # complete by then
+    held, elsewhere = 1 << ticket, 1 << far
+    assert replay.misses(1, held) == (0, 1)  # every claim on its path; the last one made with it complete
+    assert replay.misses(1, elsewhere)[0] >= len(path)  # none of the path's claims serve a ticket far away
+    again = _greedy_replay(game_map, 0, 2)
+    for k in range(len(log) + 1):  # read piece by piece, the same
+        again.update(log[:k])
+    assert again.claims == replay.claims and again.seen == len(log)
+
+
+def test_replaying_the_claims_deals_the_other_seats_real_tickets_far_more_often() -> None:
+    """Over positions of two-player greedy games, worlds resampled with the claim replay hold the other
+    seat's real tickets far more often than with the belief's other evidence alone (measured in session 7:
+    the real tickets' share of dealt ones 0.25 -> 0.43 in New York, 0.30 -> 0.50 in Europe)."""
+    from ttr.bots.inference import face_up_picks
+    from ttr.engine.sample import InfoSet
+
+    game_map = load_map("new_york")
+    ix = map_index(game_map)
+    found = {False: 0, True: 0}
+    for seed in range(12):
+        game = Game.new(game_map, 2, seed=seed)
+        playout = GreedyPlayout(game_map, 2, seed)
+        while len(game.history) < 24 or game.phase != MAIN or game.current != 0:
+            game.apply_unchecked(playout.choose_id(game))
+        view = seat_view(game, 0)
+        info = InfoSet(game_map, view)
+        replay = _greedy_replay(game_map, 0, 2)
+        replay.update(view["log"])
+        held = set(game.tickets[1])
+        for with_replay in found:
+            belief = TicketBelief(ix, Board.from_view(ix, view).owner, 0, 2,
+                                  picks=face_up_picks(game_map, view["log"], 2),
+                                  replay=replay if with_replay else None)
+            rng = random.Random(3)
+            for _ in range(60):
+                worlds = [info.sample(rng, belief.weights) for _ in range(32)]
+                world = rng.choices(worlds, [belief.likelihood(1, w.tickets[1]) for w in worlds])[0]
+                found[with_replay] += len(held & set(world.tickets[1]))
+    assert found[True] > 1.4 * found[False]

@@ -118,6 +118,10 @@ class GreedyBot(BaseBot):
 
     # ------------------------------------------------------------------ plans
 
+    def path_costs(self, board: Board) -> list[float]:
+        """The path cost of every route for the seat of `board`, as its plans weigh them (`_costs`)."""
+        return self._costs(board)
+
     def _costs(self, board: Board, borrow: bool = True) -> list[float]:
         """Path costs: trains plus a turn's worth per route, penalties for tunnels and ferries, minus a share
         of the route's points (long routes score more per train) and of the cards in hand that fit it

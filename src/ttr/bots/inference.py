@@ -8,6 +8,11 @@ The weight of t for q is `exp(per_train * laid)` (1 when q has laid nothing towa
 ticket in a sampled hand grows with the work already done for it (`ttr.engine.sample.InfoSet.sample`
 takes these weights). `per_train` was fitted on greedy games (docs/bots.md).
 
+A dealt ticket set is then weighed as a whole (`TicketBelief.likelihood`): by the claimed routes it leaves
+unexplained, the face-up colours no path of it has, and, with a `ClaimReplay`, by the claims none of its
+tickets would have made: each past claim is read on the board as it was just before it, where one of the
+set's tickets must have had the claimed route on its cheapest path (greedy's path costs).
+
 The same belief names the routes another seat most likely still needs (`needed_routes`): the search
 (`ttr.bots.mcts`) tries claiming one of them to block it.
 """
@@ -15,9 +20,10 @@ The same belief names the routes another seat most likely still needs (`needed_r
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
-from ttr.bots.planning import INF, MapIndex, dijkstra, path_to
+from ttr.bots.planning import INF, Board, MapIndex, dijkstra, path_to
 from ttr.maps import GameMap
 
 PER_TRAIN = 0.4  # log-weight per train laid towards a ticket (fitted, see docs/bots.md)
@@ -26,6 +32,8 @@ UNFIT = 1.0  # likelihood factor per colour taken face up that no path of a seat
 UNFIT_BY_MAP = {"new_york": 0.2}  # fitted per map (in Europe, where greedy's paths wander, picks misled)
 UNEXPLAINED = 0.1  # likelihood factor per claimed route a ticket set leaves unexplained (`likelihood`)
 MAX_LAID = 15  # trains of progress counted at most (keeps weights finite and the belief humble)
+OFF_PLAN = 0.03  # likelihood factor per past claim on no cheapest path of a ticket set's tickets (`ClaimReplay`)
+PLAN_DONE = 0.5  # ... per past claim made when all of them were complete (greedy then claims for points)
 
 
 def empty_board_distances(ix: MapIndex) -> list[float]:
@@ -49,10 +57,11 @@ class TicketBelief:
     """Per other seat, a weight per ticket (see the module) and the paths its likeliest tickets still need."""
 
     def __init__(self, ix: MapIndex, owner: list[int], seat: int, n: int, per_train: float = PER_TRAIN,
-                 picks: list[list[int]] | None = None) -> None:
-        """Read the route owners (`owner[r]`: seat or -1) as seen by `seat` in an `n`-seat game, and per seat
-        the colours it took face up (`picks`, see `face_up_picks`), if given."""
+                 picks: list[list[int]] | None = None, replay: ClaimReplay | None = None) -> None:
+        """Read the route owners (`owner[r]`: seat or -1) as seen by `seat` in an `n`-seat game, per seat
+        the colours it took face up (`picks`, see `face_up_picks`), and its past claims (`replay`), if given."""
         self.ix = ix
+        self.replay = replay
         self.seat = seat
         self.n = n
         self.owner = owner
@@ -152,7 +161,11 @@ class TicketBelief:
             held |= 1 << t
         misses = sum(1 for mask in self.serving(q) if not mask & held)
         unfits = sum(1 for mask in self.fitting(q) if not mask & held)
-        return unexplained ** misses * (self.unfit if unfit is None else unfit) ** unfits
+        like = unexplained ** misses * (self.unfit if unfit is None else unfit) ** unfits
+        if self.replay is not None:
+            off, done = self.replay.misses(q, held)
+            like *= OFF_PLAN ** off * PLAN_DONE ** done
+        return like
 
     def needed_routes(self, q: int, exclude: set[int] | frozenset[int] = frozenset()) -> dict[int, float]:
         """Open routes on the cheapest remaining paths of q's tickets, each with the belief weight of the
@@ -173,6 +186,70 @@ class TicketBelief:
                 if self.owner[r] < 0:
                     out[r] = out.get(r, 0.0) + weights[t]
         return out
+
+
+class ClaimReplay:
+    """Every other seat's claims, each read against the board just before it: which tickets it served.
+
+    A seat that plans like greedy claims routes on its tickets' cheapest paths, so a ticket set explains a
+    claim when the cheapest path of one of its tickets on the board of the moment (the seat's own routes
+    free, others' closed, greedy's path costs `path_costs` with an empty hand: the hand is not known and
+    moves the costs by a little only) holds the claimed route, either track of a double route. A claim made
+    when every ticket of the set was already complete is a claim for points. `update` reads only the log
+    entries it has not seen, so a bot keeps one `ClaimReplay` for its whole game."""
+
+    def __init__(self, ix: MapIndex, seat: int, n: int, path_costs: Callable[[Board], list[float]]) -> None:
+        """An empty replay of the claims of every seat but `seat` in an `n`-seat game."""
+        self.ix = ix
+        self.seat = seat
+        self.path_costs = path_costs
+        self.claims: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # per seat: (served, complete) masks
+        self._owner = [-1] * len(ix.length)
+        self._trains = [ix.game_map.rules.pieces] * n
+        self.seen = 0  # log entries read
+
+    def update(self, log: list[dict[str, Any]]) -> None:
+        """Read the claims of `log` (a view's log of this game) past those already read."""
+        ix = self.ix
+        m = ix.game_map
+        for entry in log[self.seen:]:
+            if entry.get("action") != "claim_route":
+                continue
+            q, r = int(entry["player"]), m.route_index[entry["route"]]
+            if q != self.seat:
+                self.claims[q].append(self._read(q, ix.link[r]))
+            self._owner[r] = q
+            self._trains[q] -= ix.length[r]
+        self.seen = len(log)
+
+    def _read(self, q: int, claimed: int) -> tuple[int, int]:
+        """(tickets whose cheapest path for q holds link `claimed`, tickets q had already completed), as
+        bitmasks, on the board before the claim."""
+        ix = self.ix
+        costs = self.path_costs(Board.bare(ix, q, self._owner, self._trains))
+        link = ix.link
+        served = complete = 0
+        trees: dict[int, tuple[list[float], list[int]]] = {}
+        for t, (a, b) in enumerate(zip(ix.ticket_a, ix.ticket_b, strict=True)):
+            tree = trees.get(a)
+            if tree is None:
+                tree = trees[a] = dijkstra(ix, costs, a)
+            if tree[0][b] == 0:
+                complete |= 1 << t
+            elif tree[0][b] < INF and any(link[r] == claimed for r in path_to(ix, tree[1], a, b)):
+                served |= 1 << t
+        return served, complete
+
+    def misses(self, q: int, held: int) -> tuple[int, int]:
+        """For seat q holding the tickets of bitmask `held`: (its claims none of them served, its claims made
+        when all of them were complete)."""
+        off = done = 0
+        for served, complete in self.claims[q]:
+            if not held & ~complete:
+                done += 1
+            elif not held & served:
+                off += 1
+        return off, done
 
 
 def face_up_picks(game_map: GameMap, log: list[dict[str, Any]], n: int) -> list[list[int]]:

@@ -46,7 +46,7 @@ from typing import Any
 
 from ttr.bots.base import BaseBot
 from ttr.bots.greedy import GreedyBot
-from ttr.bots.inference import TicketBelief, face_up_picks
+from ttr.bots.inference import ClaimReplay, TicketBelief, face_up_picks
 from ttr.bots.mcts_policy import estimate
 from ttr.bots.planning import Board, sort_options
 from ttr.bots.playout import GreedyPlayout
@@ -78,6 +78,7 @@ class MctsBot(BaseBot):
     styles: tuple[type[GreedyBot], ...] = STYLES  # other plans tried in main turns (`ttr.bots.styles`)
     resample = 64  # worlds proposed per world searched, one kept by how well its tickets explain the claims
     blocks = 1  # claims of routes other seats likely need, considered beside the others
+    replay_claims = True  # weigh dealt tickets by the claims their plan would have made (`inference.ClaimReplay`)
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
                  time_limit: float | None = None, depth: int | None = None) -> None:
@@ -97,6 +98,7 @@ class MctsBot(BaseBot):
         self.last_values: dict[int, float] = {}  # candidate id -> its mean gain over the guide's move (last search)
         self._playouts: list[list[GreedyPlayout]] = []  # per opponent style, per own style (0: the guide's)
         self._style_bots: list[GreedyBot] = []  # one bot per style, for the style's move
+        self._replay: ClaimReplay | None = None  # the other seats' claims read so far (`inference.ClaimReplay`)
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         """The guide's move, unless the search finds a candidate clearly better on the sampled worlds."""
@@ -110,8 +112,17 @@ class MctsBot(BaseBot):
         info = InfoSet(self.game_map, view)
         rng = self.rng
         board = Board.from_view(self.guide.ix, view)
-        belief = TicketBelief(self.guide.ix, board.owner, self.seat, board.n,
-                              picks=face_up_picks(self.game_map, view["log"], board.n)) if self.belief else None
+        belief = None
+        if self.belief:
+            replay = None
+            if self.replay_claims:
+                if self._replay is None or self._replay.seen > len(view["log"]):  # a new game
+                    planner = GreedyBot(self.game_map, self.seat, self.ctx.seed)
+                    self._replay = ClaimReplay(self.guide.ix, self.seat, board.n, planner.path_costs)
+                replay = self._replay
+                replay.update(view["log"])
+            belief = TicketBelief(self.guide.ix, board.owner, self.seat, board.n,
+                                  picks=face_up_picks(self.game_map, view["log"], board.n), replay=replay)
         weights = belief.weights if belief is not None else None
         first = self._world(info, rng, weights, belief)
         guide = first.encode(guide_action)

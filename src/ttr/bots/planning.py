@@ -114,6 +114,18 @@ def map_index(game_map: GameMap) -> MapIndex:
     return ix
 
 
+def open_routes(ix: MapIndex, owner: list[int], seat: int, n: int) -> list[bool]:
+    """Per route, whether `seat` of an `n`-seat game may claim it one day: free, and its twin not taken in a
+    small game (E-DOUBLE-2) nor by the seat itself (E-DOUBLE-1)."""
+    small = n <= ix.game_map.rules.double_routes_single_use_max_players
+    twin = ix.twin
+    out = []
+    for r, o in enumerate(owner):
+        t = twin[r]
+        out.append(not (o >= 0 or (t >= 0 and owner[t] >= 0 and (small or owner[t] == seat))))
+    return out
+
+
 @dataclass(slots=True)
 class Board:
     """A seat's view read into indexes (see `Board.from_view`)."""
@@ -154,13 +166,7 @@ class Board:
                 owner[m.route_index[name]] = p
             for name in entry["station_cities"]:
                 station_at[m.city_index[name]] = p
-        small = n <= m.rules.double_routes_single_use_max_players
-        twin = ix.twin
-        is_open = []
-        for r, o in enumerate(owner):
-            t = twin[r]
-            closed = o >= 0 or (t >= 0 and owner[t] >= 0 and (small or owner[t] == seat))
-            is_open.append(not closed)
+        is_open = open_routes(ix, owner, seat, n)
         me = players[seat]
         hand = [0] * (ix.ncol + 1)
         for name, count in me.get("hand", {}).items():
@@ -196,12 +202,7 @@ class Board:
         key = (-1 if small else seat, signature)  # in a small game no route is closed to one seat only
         found = ix.open_routes.get(key)
         if found is None:
-            twin = ix.twin
-            found = []
-            for r, o in enumerate(owner):
-                t = twin[r]
-                closed = o >= 0 or (t >= 0 and owner[t] >= 0 and (small or owner[t] == seat))
-                found.append(not closed)
+            found = open_routes(ix, owner, seat, game.n)
             if len(ix.open_routes) >= BOARD_CACHE_SIZE:
                 ix.open_routes.clear()
             ix.open_routes[key] = found
@@ -219,6 +220,19 @@ class Board:
             tunnel_extra=game.t_extra if tunnel else 0,
             final_round=min(trains) <= m.rules.end_trigger_pieces,
             signature=signature,
+        )
+
+    @classmethod
+    def bare(cls, ix: MapIndex, seat: int, owner: list[int], trains: list[int]) -> Board:
+        """A board that knows only the routes' owners and the trains left (an empty hand, no stations, no
+        tickets): enough to plan a seat's paths at a past moment of the game (`ttr.bots.inference`)."""
+        n = len(trains)
+        station_at = [-1] * ix.ncity
+        return cls(
+            ix=ix, seat=seat, n=n, phase="main", owner=owner[:], open=open_routes(ix, owner, seat, n),
+            hand=[0] * (ix.ncol + 1), trains=trains[:], stations_left=[0] * n, station_at=station_at,
+            scores=[0] * n, tickets=[], offered=[], face_up=[], ticket_deck_size=0, deck_size=0, discard_size=0,
+            signature=(*owner, *station_at),
         )
 
     @property
