@@ -224,6 +224,15 @@ def test_a_replayed_claim_serves_the_tickets_whose_cheapest_path_held_it_then() 
     for k in range(len(log) + 1):  # read piece by piece, the same
         again.update(log[:k])
     assert again.claims == replay.claims and again.seen == len(log)
+    # With the paths of two policies, a ticket is served when either policy's path holds the claim.
+    from ttr.bots.styles import GreedyLong
+
+    long_only = ClaimReplay(ix, 0, 2, GreedyLong(game_map, 0, 0).path_costs)
+    both = ClaimReplay(ix, 0, 2, GreedyBot(game_map, 0, 0).path_costs, GreedyLong(game_map, 0, 0).path_costs)
+    for r in (long_only, both):
+        r.update(log)
+    assert [s for s, _ in both.claims[1]] == [a | b for (a, _), (b, _) in zip(replay.claims[1], long_only.claims[1],
+                                                                               strict=True)]
 
 
 def test_replaying_the_claims_deals_the_other_seats_real_tickets_far_more_often() -> None:

@@ -266,3 +266,8 @@ def test_expert_models_the_other_seats_as_greedy_and_greedy_long_by_turns() -> N
     plain = MctsBot(game_map, 0, 1, iterations=40)
     plain.choose(view, legal)
     assert [type(by_own[0].bots[1]) for by_own in plain._playouts] == [GreedyBot]
+    # The claims are replayed on the paths of the same policies (`inference.ClaimReplay`).
+    assert expert._replay is not None and plain._replay is not None
+    assert [type(getattr(f, "__self__", None)) for f in expert._replay.path_costs] == [GreedyBot, GreedyLong]
+    assert [type(getattr(f, "__self__", None)) for f in plain._replay.path_costs] == [GreedyBot]
+    assert expert._replay.seen == len(view["log"]) and any(expert._replay.claims)

@@ -198,8 +198,10 @@ class ClaimReplay:
     when every ticket of the set was already complete is a claim for points. `update` reads only the log
     entries it has not seen, so a bot keeps one `ClaimReplay` for its whole game."""
 
-    def __init__(self, ix: MapIndex, seat: int, n: int, path_costs: Callable[[Board], list[float]]) -> None:
-        """An empty replay of the claims of every seat but `seat` in an `n`-seat game."""
+    def __init__(self, ix: MapIndex, seat: int, n: int, *path_costs: Callable[[Board], list[float]]) -> None:
+        """An empty replay of the claims of every seat but `seat` in an `n`-seat game; with several
+        `path_costs` (policies the other seats may follow), a ticket is served when its cheapest path under
+        any of them holds the claim."""
         self.ix = ix
         self.seat = seat
         self.path_costs = path_costs
@@ -226,18 +228,20 @@ class ClaimReplay:
         """(tickets whose cheapest path for q holds link `claimed`, tickets q had already completed), as
         bitmasks, on the board before the claim."""
         ix = self.ix
-        costs = self.path_costs(Board.bare(ix, q, self._owner, self._trains))
+        board = Board.bare(ix, q, self._owner, self._trains)
         link = ix.link
         served = complete = 0
-        trees: dict[int, tuple[list[float], list[int]]] = {}
-        for t, (a, b) in enumerate(zip(ix.ticket_a, ix.ticket_b, strict=True)):
-            tree = trees.get(a)
-            if tree is None:
-                tree = trees[a] = dijkstra(ix, costs, a)
-            if tree[0][b] == 0:
-                complete |= 1 << t
-            elif tree[0][b] < INF and any(link[r] == claimed for r in path_to(ix, tree[1], a, b)):
-                served |= 1 << t
+        for path_costs in self.path_costs:
+            costs = path_costs(board)
+            trees: dict[int, tuple[list[float], list[int]]] = {}
+            for t, (a, b) in enumerate(zip(ix.ticket_a, ix.ticket_b, strict=True)):
+                tree = trees.get(a)
+                if tree is None:
+                    tree = trees[a] = dijkstra(ix, costs, a)
+                if tree[0][b] == 0:
+                    complete |= 1 << t
+                elif tree[0][b] < INF and any(link[r] == claimed for r in path_to(ix, tree[1], a, b)):
+                    served |= 1 << t
         return served, complete
 
     def misses(self, q: int, held: int) -> tuple[int, int]:

@@ -78,7 +78,8 @@ class MctsBot(BaseBot):
     styles: tuple[type[GreedyBot], ...] = STYLES  # other plans tried in main turns (`ttr.bots.styles`)
     resample = 64  # worlds proposed per world searched, one kept by how well its tickets explain the claims
     blocks = 1  # claims of routes other seats likely need, considered beside the others
-    replay_claims = True  # weigh dealt tickets by the claims their plan would have made (`inference.ClaimReplay`)
+    replay_claims = True  # weigh dealt tickets by the claims their paths explain (`inference.ClaimReplay`, the
+    # paths of `opponent_styles`)
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
                  time_limit: float | None = None, depth: int | None = None) -> None:
@@ -117,8 +118,8 @@ class MctsBot(BaseBot):
             replay = None
             if self.replay_claims:
                 if self._replay is None or self._replay.seen > len(view["log"]):  # a new game
-                    planner = GreedyBot(self.game_map, self.seat, self.ctx.seed)
-                    self._replay = ClaimReplay(self.guide.ix, self.seat, board.n, planner.path_costs)
+                    planners = [style(self.game_map, self.seat, self.ctx.seed) for style in self.opponent_styles]
+                    self._replay = ClaimReplay(self.guide.ix, self.seat, board.n, *(p.path_costs for p in planners))
                 replay = self._replay
                 replay.update(view["log"])
             belief = TicketBelief(self.guide.ix, board.owner, self.seat, board.n,
