@@ -32,8 +32,8 @@ UNFIT = 1.0  # likelihood factor per colour taken face up that no path of a seat
 UNFIT_BY_MAP = {"new_york": 0.2}  # fitted per map (in Europe, where greedy's paths wander, picks misled)
 UNEXPLAINED = 0.1  # likelihood factor per claimed route a ticket set leaves unexplained (`likelihood`)
 MAX_LAID = 15  # trains of progress counted at most (keeps weights finite and the belief humble)
-OFF_PLAN = 0.03  # likelihood factor per past claim on no cheapest path of a ticket set's tickets (`ClaimReplay`)
-PLAN_DONE = 0.5  # ... per past claim made when all of them were complete (greedy then claims for points)
+OFF_PATHS = 0.03  # likelihood factor per past claim on no cheapest path of a ticket set's tickets (`ClaimReplay`)
+ALL_COMPLETE = 0.5  # ... per past claim made when all of them were complete (greedy then claims for points)
 
 
 def empty_board_distances(ix: MapIndex) -> list[float]:
@@ -164,7 +164,7 @@ class TicketBelief:
         like = unexplained ** misses * (self.unfit if unfit is None else unfit) ** unfits
         if self.replay is not None:
             off, done = self.replay.misses(q, held)
-            like *= OFF_PLAN ** off * PLAN_DONE ** done
+            like *= OFF_PATHS ** off * ALL_COMPLETE ** done
         return like
 
     def needed_routes(self, q: int, exclude: set[int] | frozenset[int] = frozenset()) -> dict[int, float]:
