@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Action, Game
 from ttr.engine.game import MAIN
-from ttr.maps import load_map
+from ttr.maps import GameMap, load_map
 
 
 def new_game(map_name: str = "europe", players: int = 2, seed: int = 0) -> Game:
@@ -23,6 +24,16 @@ def skip_setup(game: Game) -> Game:
 def started(map_name: str = "europe", players: int = 2, seed: int = 0) -> Game:
     """A game past setup, at seat 0's first turn."""
     return skip_setup(new_game(map_name, players, seed))
+
+
+def greedy_main_turn(map_name: str, players: int, seed: int, seat: int, after: int = 0) -> tuple[GameMap, Game]:
+    """A greedy game of `seed` played on to a main turn of `seat` with at least `after` actions behind it."""
+    game_map = load_map(map_name)
+    game = Game.new(game_map, players, seed=seed)
+    playout = GreedyPlayout(game_map, players, seed)
+    while game.phase != MAIN or game.current != seat or len(game.history) < after:
+        game.apply_unchecked(playout.choose_id(game))
+    return game_map, game
 
 
 def _pull(game: Game, card: int) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 
+from helpers import greedy_main_turn
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.inference import PER_TRAIN, ClaimReplay, TicketBelief, empty_board_distances
 from ttr.bots.mcts import MctsBot
@@ -114,10 +115,7 @@ def test_resampled_worlds_deal_the_other_seats_tickets_more_often() -> None:
     ix = map_index(game_map)
     found = {1: 0, 32: 0}
     for seed in range(5, 10):
-        game = Game.new(game_map, 2, seed=seed)
-        playout = GreedyPlayout(game_map, 2, seed)
-        while len(game.history) < 60 or game.phase != MAIN or game.current != 0:
-            game.apply_unchecked(playout.choose_id(game))
+        _, game = greedy_main_turn("europe", 2, seed, seat=0, after=60)
         view = seat_view(game, 0)
         info = InfoSet(game_map, view)
         belief = TicketBelief(ix, Board.from_view(ix, view).owner, 0, 2)
@@ -172,10 +170,7 @@ def test_face_up_picks_make_the_real_tickets_likelier_in_new_york() -> None:
     ix = map_index(game_map)
     found = {1.0: 0, UNFIT_BY_MAP["new_york"]: 0}
     for seed in range(8):
-        game = Game.new(game_map, 2, seed=seed)
-        playout = GreedyPlayout(game_map, 2, seed)
-        while len(game.history) < 12 or game.phase != MAIN or game.current != 0:
-            game.apply_unchecked(playout.choose_id(game))
+        _, game = greedy_main_turn("new_york", 2, seed, seat=0, after=12)
         view = seat_view(game, 0)
         info = InfoSet(game_map, view)
         belief = TicketBelief(ix, Board.from_view(ix, view).owner, 0, 2,
@@ -246,10 +241,7 @@ def test_replaying_the_claims_deals_the_other_seats_real_tickets_far_more_often(
     ix = map_index(game_map)
     found = {False: 0, True: 0}
     for seed in range(12):
-        game = Game.new(game_map, 2, seed=seed)
-        playout = GreedyPlayout(game_map, 2, seed)
-        while len(game.history) < 24 or game.phase != MAIN or game.current != 0:
-            game.apply_unchecked(playout.choose_id(game))
+        _, game = greedy_main_turn("new_york", 2, seed, seat=0, after=24)
         view = seat_view(game, 0)
         info = InfoSet(game_map, view)
         replay = _greedy_replay(game_map, 0, 2)

@@ -8,6 +8,7 @@ from itertools import pairwise
 
 import pytest
 
+from helpers import greedy_main_turn
 from ttr.bots import make_bot, play_game
 from ttr.bots.base import legal_actions
 from ttr.bots.greedy import GreedyBot
@@ -18,7 +19,7 @@ from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Game, final_score, seat_view
 from ttr.engine import actions as A
 from ttr.engine.sample import determinize
-from ttr.maps import GameMap, load_map
+from ttr.maps import load_map
 
 
 class TinyMcts(MctsBot):
@@ -26,16 +27,6 @@ class TinyMcts(MctsBot):
     iterations = 6
     time_limit = None
     depth = 8
-
-
-def greedy_main_turn(map_name: str, players: int, seed: int, seat: int, after: int = 0) -> tuple[GameMap, Game]:
-    """A greedy game of `seed` played on to a main turn of `seat` with at least `after` actions behind it."""
-    game_map = load_map(map_name)
-    game = Game.new(game_map, players, seed=seed)
-    playout = GreedyPlayout(game_map, players, seed)
-    while game.phase != 1 or game.current != seat or len(game.history) < after:
-        game.apply_unchecked(playout.choose_id(game))
-    return game_map, game
 
 
 @pytest.mark.parametrize(("map_name", "players"), [("europe", 2), ("new_york", 3)])
