@@ -113,17 +113,7 @@ class MctsBot(BaseBot):
         info = InfoSet(self.game_map, view)
         rng = self.rng
         board = Board.from_view(self.guide.ix, view)
-        belief = None
-        if self.belief:
-            replay = None
-            if self.replay_claims:
-                if self._replay is None or self._replay.seen > len(view["log"]):  # a new game
-                    planners = [style(self.game_map, self.seat, self.ctx.seed) for style in self.opponent_styles]
-                    self._replay = ClaimReplay(self.guide.ix, self.seat, board.n, *(p.path_costs for p in planners))
-                replay = self._replay
-                replay.update(view["log"])
-            belief = TicketBelief(self.guide.ix, board.owner, self.seat, board.n,
-                                  picks=face_up_picks(self.game_map, view["log"], board.n), replay=replay)
+        belief = self._belief(view, board) if self.belief else None
         weights = belief.weights if belief is not None else None
         first = self._world(info, rng, weights, belief)
         guide = first.encode(guide_action)
@@ -190,6 +180,20 @@ class MctsBot(BaseBot):
             return guide_action
         action = first.decode(best % len(first.cat))
         return action if action in legal else guide_action
+
+    def _belief(self, view: dict[str, Any], board: Board) -> TicketBelief:
+        """The belief about the other seats' tickets from the view's claims and face-up picks, with the
+        claims replayed (`replay_claims`; the replay is kept for the game and reads only new log entries)."""
+        log = view["log"]
+        replay = None
+        if self.replay_claims:
+            if self._replay is None or self._replay.seen > len(log):  # a new game
+                planners = [style(self.game_map, self.seat, self.ctx.seed) for style in self.opponent_styles]
+                self._replay = ClaimReplay(self.guide.ix, self.seat, board.n, *(p.path_costs for p in planners))
+            replay = self._replay
+            replay.update(log)
+        return TicketBelief(self.guide.ix, board.owner, self.seat, board.n,
+                            picks=face_up_picks(self.game_map, log, board.n), replay=replay)
 
     def _world(self, info: InfoSet, rng: Any, weights: Any, belief: TicketBelief | None) -> Game:
         """A sampled world. With a belief, `resample` worlds are dealt (tickets weighted by the claims made
