@@ -8,7 +8,15 @@ import random
 
 from helpers import greedy_main_turn
 from ttr.bots.greedy import GreedyBot
-from ttr.bots.inference import PER_TRAIN, ClaimReplay, TicketBelief, empty_board_distances
+from ttr.bots.inference import (
+    ALL_COMPLETE,
+    OFF_PATHS,
+    PER_TRAIN,
+    UNDONE_DRAW,
+    ClaimReplay,
+    TicketBelief,
+    empty_board_distances,
+)
 from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import Board, MapIndex, map_index, shortest_path
 from ttr.bots.playout import GreedyPlayout
@@ -213,7 +221,7 @@ def test_a_replayed_claim_serves_the_tickets_whose_cheapest_path_held_it_then() 
     assert len(replay.claims[1]) == len(path) + 1 and replay.claims[0] == []
     assert replay.claims[1][-1][1] >> ticket & 1  # complete by then
     held, elsewhere = 1 << ticket, 1 << far
-    assert replay.misses(1, held) == (0, 1)  # every claim on its path; the last one made with it complete
+    assert replay.misses(1, held) == (0, 1, 0)  # every claim on its path; the last one made with it complete
     assert replay.misses(1, elsewhere)[0] >= len(path)  # none of the path's claims serve a ticket far away
     again = _greedy_replay(game_map, 0, 2)
     for k in range(len(log) + 1):  # read piece by piece, the same
@@ -228,6 +236,37 @@ def test_a_replayed_claim_serves_the_tickets_whose_cheapest_path_held_it_then() 
         r.update(log)
     assert [s for s, _ in both.claims[1]] == [a | b for (a, _), (b, _) in zip(replay.claims[1], long_only.claims[1],
                                                                                strict=True)]
+
+
+def test_a_ticket_draw_says_the_tickets_held_then_were_complete() -> None:
+    """`ClaimReplay` reads each ticket draw of another seat: a seat that plans like greedy draws tickets only
+    once its plan is done, so a set with fewer tickets complete at the draw than the seat then held counts
+    `UNDONE_DRAW` in the likelihood. Draws of the seat itself, and before any keep, are not read."""
+    game_map = load_map("europe")
+    ix = map_index(game_map)
+    ticket, far = game_map.ticket("Brest-Marseille").index, game_map.ticket("Smolensk-Rostov").index
+    name = [r.name for r in game_map.routes]
+    path = _path(ix, "Brest", "Marseille")
+    log: list[dict[str, object]] = [{"player": 1, "action": "draw_tickets"},  # before any keep: not read
+                                    {"player": 0, "action": "keep_tickets", "tickets": ["Brest-Marseille"]},
+                                    {"player": 1, "action": "keep_tickets", "count": 1},
+                                    {"player": 1, "action": "draw_tickets"}]  # nothing complete yet
+    log += [{"player": 1, "action": "claim_route", "route": name[r]} for r in path]
+    log += [{"player": 1, "action": "draw_tickets"}, {"player": 1, "action": "keep_tickets", "count": 2},
+            {"player": 0, "action": "draw_tickets"}]
+    replay = _greedy_replay(game_map, 0, 2)
+    replay.update(log)
+    assert replay.held == [1, 3]
+    assert len(replay.draws[1]) == 2 and replay.draws[0] == []
+    assert replay.misses(1, 1 << ticket)[2] == 1  # complete at the second draw, not at the first
+    assert replay.misses(1, 1 << far)[2] == 2
+    owner = [1 if r in path else -1 for r in range(len(name))]
+    belief = TicketBelief(ix, owner, 0, 2, replay=replay)
+    without = TicketBelief(ix, owner, 0, 2)
+    for held in ([ticket, far], [far]):
+        off, done, undone = replay.misses(1, sum(1 << t for t in held))
+        ratio = belief.likelihood(1, held) / without.likelihood(1, held)
+        assert math.isclose(ratio, OFF_PATHS ** off * ALL_COMPLETE ** done * UNDONE_DRAW ** undone)
 
 
 def test_replaying_the_claims_deals_the_other_seats_real_tickets_far_more_often() -> None:

@@ -34,6 +34,7 @@ UNEXPLAINED = 0.1  # likelihood factor per claimed route a ticket set leaves une
 MAX_LAID = 15  # trains of progress counted at most (keeps weights finite and the belief humble)
 OFF_PATHS = 0.03  # likelihood factor per past claim on no cheapest path of a ticket set's tickets (`ClaimReplay`)
 ALL_COMPLETE = 0.5  # ... per past claim made when all of them were complete (greedy then claims for points)
+UNDONE_DRAW = 0.05  # ... per past ticket draw made while fewer of them were complete than the seat then held
 
 
 def empty_board_distances(ix: MapIndex) -> list[float]:
@@ -163,8 +164,8 @@ class TicketBelief:
         unfits = sum(1 for mask in self.fitting(q) if not mask & held)
         like = unexplained ** misses * (self.unfit if unfit is None else unfit) ** unfits
         if self.replay is not None:
-            off, done = self.replay.misses(q, held)
-            like *= OFF_PATHS ** off * ALL_COMPLETE ** done
+            off, done, undone = self.replay.misses(q, held)
+            like *= OFF_PATHS ** off * ALL_COMPLETE ** done * UNDONE_DRAW ** undone
         return like
 
     def needed_routes(self, q: int, exclude: set[int] | frozenset[int] = frozenset()) -> dict[int, float]:
@@ -195,8 +196,10 @@ class ClaimReplay:
     claim when the cheapest path of one of its tickets on the board of the moment (the seat's own routes
     free, others' closed, greedy's path costs `path_costs` with an empty hand: the hand is not known and
     moves the costs by a little only) holds the claimed route, either track of a double route. A claim made
-    when every ticket of the set was already complete is a claim for points. `update` reads only the log
-    entries it has not seen, so a bot keeps one `ClaimReplay` for its whole game."""
+    when every ticket of the set was already complete is a claim for points. Such a seat draws tickets only
+    once its plan is done, so at each of its ticket draws at least as many tickets of the set as it held
+    then must have been complete. `update` reads only the log entries it has not seen, so a bot keeps one
+    `ClaimReplay` for its whole game."""
 
     def __init__(self, ix: MapIndex, seat: int, n: int, *path_costs: Callable[[Board], list[float]]) -> None:
         """An empty replay of the claims of every seat but `seat` in an `n`-seat game; with several
@@ -206,6 +209,8 @@ class ClaimReplay:
         self.seat = seat
         self.path_costs = path_costs
         self.claims: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # per seat: (served, complete) masks
+        self.draws: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # per seat: (tickets held, complete mask)
+        self.held = [0] * n  # per seat: tickets held so far (from its keeps)
         self._owner = [-1] * len(ix.length)
         self._trains = [ix.game_map.rules.pieces] * n
         self.seen = 0  # log entries read
@@ -215,7 +220,17 @@ class ClaimReplay:
         ix = self.ix
         m = ix.game_map
         for entry in log[self.seen:]:
-            if entry.get("action") != "claim_route":
+            action = entry.get("action")
+            if action == "keep_tickets":
+                q = int(entry["player"])
+                self.held[q] += int(entry["count"]) if "count" in entry else len(entry.get("tickets", ()))
+                continue
+            if action == "draw_tickets":
+                q = int(entry["player"])
+                if q != self.seat and self.held[q]:
+                    self.draws[q].append((self.held[q], self._complete(q)))
+                continue
+            if action != "claim_route":
                 continue
             q, r = int(entry["player"]), m.route_index[entry["route"]]
             if q != self.seat:
@@ -244,16 +259,37 @@ class ClaimReplay:
                     served |= 1 << t
         return served, complete
 
-    def misses(self, q: int, held: int) -> tuple[int, int]:
+    def _complete(self, q: int) -> int:
+        """The tickets seat q's routes connect now, as a bitmask."""
+        ix = self.ix
+        parent = list(range(ix.ncity))
+
+        def find(c: int) -> int:
+            while parent[c] != c:
+                parent[c] = parent[parent[c]]
+                c = parent[c]
+            return c
+
+        for r, o in enumerate(self._owner):
+            if o == q:
+                parent[find(ix.route_a[r])] = find(ix.route_b[r])
+        mask = 0
+        for t, (a, b) in enumerate(zip(ix.ticket_a, ix.ticket_b, strict=True)):
+            if find(a) == find(b):
+                mask |= 1 << t
+        return mask
+
+    def misses(self, q: int, held: int) -> tuple[int, int, int]:
         """For seat q holding the tickets of bitmask `held`: (its claims none of them served, its claims made
-        when all of them were complete)."""
+        when all of them were complete, its ticket draws made while fewer of them were complete than it held)."""
         off = done = 0
         for served, complete in self.claims[q]:
             if not held & ~complete:
                 done += 1
             elif not held & served:
                 off += 1
-        return off, done
+        undone = sum(1 for count, complete in self.draws[q] if (held & complete).bit_count() < count)
+        return off, done, undone
 
 
 def face_up_picks(game_map: GameMap, log: list[dict[str, Any]], n: int) -> list[list[int]]:
