@@ -92,6 +92,32 @@ def test_the_search_tries_blocking_a_route_another_seat_needs() -> None:
     raise AssertionError("no position where a needed route was claimable")
 
 
+def test_a_block_on_the_path_another_seat_has_started_forces_a_detour() -> None:
+    """`TicketBelief.block_damage`: seat 1 has laid Berlin-Wien, the start of Berlin-Bucuresti's shortest
+    path. Claiming a route still on that path lengthens it for seat 1; in a two-player game so does the other
+    track of a double route there (it closes with the claim), not in a four-player game; a route far away
+    lengthens nothing. The search's blocking candidate is the claim of most damage."""
+    game_map = load_map("europe")
+    ix = map_index(game_map)
+    route = game_map.route
+    owner = [-1] * len(game_map.routes)
+    owner[route("Berlin-Wien").index] = 1
+    on_path, track = route("Bucuresti-Budapest").index, route("Budapest-Wien/red").index
+    other_track, far = ix.twin[track], route("Moskva-Smolensk").index
+    assert other_track >= 0 and ix.link[other_track] == ix.link[track]
+    routes = [on_path, other_track, far]
+    two = TicketBelief(ix, owner, 0, 2).block_damage(1, routes)
+    assert two[on_path] > 0 and two[other_track] > 0 and far not in two
+    four = TicketBelief(ix, owner, 0, 4).block_damage(1, routes)
+    assert four[on_path] > 0 and other_track not in four and far not in four
+    berlin_bucuresti = game_map.ticket("Berlin-Bucuresti").index
+    assert TicketBelief(ix, owner, 0, 2).block_damage(1, routes, exclude={berlin_bucuresti})[on_path] < two[on_path]
+    bot = MctsBot(game_map, 0, 1, iterations=4)
+    game = Game.new(game_map, 2, seed=1)
+    best = max(two, key=lambda r: two[r])
+    assert bot._blocks(TicketBelief(ix, owner, 0, 2), game, routes)[0] == best
+
+
 def test_a_ticket_set_that_explains_every_claim_is_likelier() -> None:
     """`serving` / `likelihood`: a set holding the ticket a seat's claims build towards explains them all;
     a set of tickets elsewhere leaves them unexplained and scores `unexplained` per claim."""

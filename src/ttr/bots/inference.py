@@ -188,6 +188,46 @@ class TicketBelief:
                     out[r] = out.get(r, 0.0) + weights[t]
         return out
 
+    def block_damage(self, q: int, routes: list[int],
+                     exclude: set[int] | frozenset[int] = frozenset()) -> dict[int, float]:
+        """For each of `routes` (open routes the searching seat could claim now) on the cheapest remaining
+        path of one of seat q's started tickets: the trains that claim would add to those paths for q (the
+        other track of a double route closes with it where double routes are single use), averaged over
+        the tickets by their belief weights as in `needed_routes`; a ticket it cuts off counts twice its
+        points. Routes that lengthen no such path are left out."""
+        weights = self.weights[q]
+        if weights is None or not routes:
+            return {}
+        ix = self.ix
+        small = self.n <= ix.game_map.rules.double_routes_single_use_max_players
+        link = ix.link
+        by_link: dict[int, list[int]] = {}
+        for r in routes:
+            by_link.setdefault(link[r], []).append(r)
+        costs = self._costs[q]
+        prevs = self._prev[q]
+        total = 0.0
+        damage: dict[int, float] = {}
+        for t, (a, b) in enumerate(zip(ix.ticket_a, ix.ticket_b, strict=True)):
+            if t in exclude or weights[t] <= 1.0 or a not in prevs:
+                continue
+            total += weights[t]
+            base = self._direct[q][t]
+            for on_path in path_to(ix, prevs[a], a, b):
+                for r in by_link.get(link[on_path], ()):
+                    if r != on_path and not small:
+                        continue  # q keeps the other track
+                    closed = [on_path, r] if r != on_path else [r]
+                    saved = [costs[x] for x in closed]
+                    for x in closed:
+                        costs[x] = INF
+                    far = dijkstra(ix, costs, a, b)[0][b]
+                    for x, c in zip(closed, saved, strict=True):
+                        costs[x] = c
+                    extra = 2.0 * ix.ticket_points[t] if far == INF else far - base
+                    damage[r] = damage.get(r, 0.0) + weights[t] * min(extra, 2.0 * ix.ticket_points[t])
+        return {r: d / total for r, d in damage.items() if d > 0}
+
 
 class ClaimReplay:
     """Every other seat's claims, each read against the board just before it: which tickets it served.

@@ -78,6 +78,7 @@ class MctsBot(BaseBot):
     styles: tuple[type[GreedyBot], ...] = STYLES  # other plans tried in main turns (`ttr.bots.styles`)
     resample = 64  # worlds proposed per world searched, one kept by how well its tickets explain the claims
     blocks = 1  # claims of routes other seats likely need, considered beside the others
+    block_by_damage = True  # rank them by the detour they force (`TicketBelief.block_damage`), else by need
     replay_claims = True  # weigh dealt tickets by the claims their paths explain (`inference.ClaimReplay`, the
     # paths of `opponent_styles`)
 
@@ -282,18 +283,31 @@ class MctsBot(BaseBot):
             if r not in claimed:
                 out.append(best[r][1])
                 claimed.add(r)
-        if belief is not None and self.blocks:  # the open routes other seats most likely still need
-            need: dict[int, float] = {}
-            mine = set(game.tickets[self.seat])
-            for q in range(game.n):
-                if q != self.seat:
-                    for r, w in belief.needed_routes(q, mine).items():
-                        need[link[r]] = need.get(link[r], 0.0) + w
-            blocks = sorted((r for r in best if link[r] in need and r not in claimed),
-                            key=lambda r: (-need[link[r]], -length[r], r))
-            for r in blocks[:self.blocks]:
+        if belief is not None and self.blocks:
+            for r in self._blocks(belief, game, [r for r in best if r not in claimed])[:self.blocks]:
                 out.append(best[r][1])
         return out
+
+    def _blocks(self, belief: TicketBelief, game: Game, routes: list[int]) -> list[int]:
+        """Of `routes` (claims open to the seat now), those that would hurt the other seats most, best first:
+        by the trains they would add to the other seats' likeliest paths (`TicketBelief.block_damage`), or,
+        with `block_by_damage` off, by the belief weight of the tickets that need them."""
+        mine = set(game.tickets[self.seat])
+        link, length = self.guide.ix.link, self.guide.ix.length
+        score: dict[int, float] = {}
+        for q in range(game.n):
+            if q == self.seat:
+                continue
+            if self.block_by_damage:
+                for r, d in belief.block_damage(q, routes, mine).items():
+                    score[r] = score.get(r, 0.0) + d
+            else:
+                need = belief.needed_routes(q, mine)
+                needed_links = {link[x]: w for x, w in need.items()}
+                for r in routes:
+                    if link[r] in needed_links:
+                        score[r] = score.get(r, 0.0) + needed_links[link[r]]
+        return sorted(score, key=lambda r: (-score[r], -length[r], r))
 
 
 def t_critical(dof: int) -> float:
