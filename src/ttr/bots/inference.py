@@ -13,8 +13,9 @@ unexplained, the face-up colours no path of it has, and, with a `ClaimReplay`, b
 tickets would have made: each past claim is read on the board as it was just before it, where one of the
 set's tickets must have had the claimed route on its cheapest path (greedy's path costs).
 
-The same belief names the routes another seat most likely still needs (`needed_routes`): the search
-(`ttr.bots.mcts`) tries claiming one of them to block it.
+The same belief names the routes another seat most likely still needs (`needed_routes`) and what closing
+each would cost it in trains (`block_damage`): the search (`ttr.bots.mcts`) tries the claim of most damage
+to block it.
 """
 
 from __future__ import annotations
