@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ttr.bots.planning import INF, Board, MapIndex, dijkstra, path_to
+from ttr.engine.scoring import UnionFind
 from ttr.maps import GameMap
 
 PER_TRAIN = 0.4  # log-weight per train laid towards a ticket (fitted, see docs/bots.md)
@@ -303,20 +304,13 @@ class ClaimReplay:
     def _complete(self, q: int) -> int:
         """The tickets seat q's routes connect now, as a bitmask."""
         ix = self.ix
-        parent = list(range(ix.ncity))
-
-        def find(c: int) -> int:
-            while parent[c] != c:
-                parent[c] = parent[parent[c]]
-                c = parent[c]
-            return c
-
+        joined = UnionFind(ix.ncity)
         for r, o in enumerate(self._owner):
             if o == q:
-                parent[find(ix.route_a[r])] = find(ix.route_b[r])
+                joined.union(ix.route_a[r], ix.route_b[r])
         mask = 0
         for t, (a, b) in enumerate(zip(ix.ticket_a, ix.ticket_b, strict=True)):
-            if find(a) == find(b):
+            if joined.find(a) == joined.find(b):
                 mask |= 1 << t
         return mask
 
