@@ -108,6 +108,7 @@ def test_a_block_on_the_path_another_seat_has_started_forces_a_detour() -> None:
     routes = [on_path, other_track, far]
     two = TicketBelief(ix, owner, 0, 2).block_damage(1, routes)
     assert two[on_path] > 0 and two[other_track] > 0 and far not in two
+    assert TicketBelief(ix, owner, 0, 2).block_damage(1, [track])[track] == two[other_track]  # either track
     four = TicketBelief(ix, owner, 0, 4).block_damage(1, routes)
     assert four[on_path] > 0 and other_track not in four and far not in four
     berlin_bucuresti = game_map.ticket("Berlin-Bucuresti").index

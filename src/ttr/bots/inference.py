@@ -217,9 +217,9 @@ class TicketBelief:
             base = self._direct[q][t]
             for on_path in path_to(ix, prevs[a], a, b):
                 for r in by_link.get(link[on_path], ()):
-                    if r != on_path and not small:
+                    closed = [r, ix.twin[r]] if small and ix.twin[r] >= 0 else [r]
+                    if on_path not in closed:
                         continue  # q keeps the other track
-                    closed = [on_path, r] if r != on_path else [r]
                     saved = [costs[x] for x in closed]
                     for x in closed:
                         costs[x] = INF
