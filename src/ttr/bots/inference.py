@@ -24,8 +24,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from ttr.bots.planning import INF, Board, MapIndex, dijkstra, path_to
-from ttr.engine.scoring import UnionFind
+from ttr.bots.planning import INF, Board, MapIndex, completed, dijkstra, path_to
 from ttr.maps import GameMap
 
 PER_TRAIN = 0.4  # log-weight per train laid towards a ticket (fitted, see docs/bots.md)
@@ -226,8 +225,8 @@ class TicketBelief:
                     far = dijkstra(ix, costs, a, b)[0][b]
                     for x, c in zip(closed, saved, strict=True):
                         costs[x] = c
-                    extra = 2.0 * ix.ticket_points[t] if far == INF else far - base
-                    damage[r] = damage.get(r, 0.0) + weights[t] * min(extra, 2.0 * ix.ticket_points[t])
+                    extra = min(far - base, 2.0 * ix.ticket_points[t])  # cut off (INF): twice its points
+                    damage[r] = damage.get(r, 0.0) + weights[t] * extra
         return {r: d / total for r, d in damage.items() if d > 0}
 
 
@@ -303,16 +302,9 @@ class ClaimReplay:
 
     def _complete(self, q: int) -> int:
         """The tickets seat q's routes connect now, as a bitmask."""
-        ix = self.ix
-        joined = UnionFind(ix.ncity)
-        for r, o in enumerate(self._owner):
-            if o == q:
-                joined.union(ix.route_a[r], ix.route_b[r])
-        mask = 0
-        for t, (a, b) in enumerate(zip(ix.ticket_a, ix.ticket_b, strict=True)):
-            if joined.find(a) == joined.find(b):
-                mask |= 1 << t
-        return mask
+        board = Board.bare(self.ix, q, self._owner, self._trains)
+        done = completed(board, list(range(len(self.ix.ticket_a))))
+        return sum(1 << t for t, ok in enumerate(done) if ok)
 
     def misses(self, q: int, held: int) -> tuple[int, int, int]:
         """For seat q holding the tickets of bitmask `held`: (its claims none of them served, its claims made

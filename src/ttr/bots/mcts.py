@@ -78,7 +78,6 @@ class MctsBot(BaseBot):
     styles: tuple[type[GreedyBot], ...] = STYLES  # other plans tried in main turns (`ttr.bots.styles`)
     resample = 64  # worlds proposed per world searched, one kept by how well its tickets explain the claims
     blocks = 1  # claims of routes other seats likely need, considered beside the others
-    block_by_damage = True  # rank them by the detour they force (`TicketBelief.block_damage`), else by need
     replay_claims = True  # weigh dealt tickets by the claims their paths explain (`inference.ClaimReplay`, the
     # paths of `opponent_styles`)
 
@@ -290,23 +289,14 @@ class MctsBot(BaseBot):
 
     def _blocks(self, belief: TicketBelief, game: Game, routes: list[int]) -> list[int]:
         """Of `routes` (claims open to the seat now), those that would hurt the other seats most, best first:
-        by the trains they would add to the other seats' likeliest paths (`TicketBelief.block_damage`), or,
-        with `block_by_damage` off, by the belief weight of the tickets that need them."""
+        by the trains they would add to the other seats' likeliest paths (`TicketBelief.block_damage`)."""
         mine = set(game.tickets[self.seat])
-        link, length = self.guide.ix.link, self.guide.ix.length
+        length = self.guide.ix.length
         score: dict[int, float] = {}
         for q in range(game.n):
-            if q == self.seat:
-                continue
-            if self.block_by_damage:
+            if q != self.seat:
                 for r, d in belief.block_damage(q, routes, mine).items():
                     score[r] = score.get(r, 0.0) + d
-            else:
-                need = belief.needed_routes(q, mine)
-                needed_links = {link[x]: w for x, w in need.items()}
-                for r in routes:
-                    if link[r] in needed_links:
-                        score[r] = score.get(r, 0.0) + needed_links[link[r]]
         return sorted(score, key=lambda r: (-score[r], -length[r], r))
 
 
