@@ -124,6 +124,7 @@ def test_an_unknown_field_is_named_not_ignored(client: TestClient) -> None:
     assert "seat 1: unknown field 'bot'" in error_of(r, 400, "malformed")
     r = client.post("/api/games", json={"map": "europe", "seats": TWO, "sead": 5})
     assert "unknown field 'sead'" in error_of(r, 400, "malformed")
+    assert "bot_delay" in error_of(client.post("/api/games", json=[1]), 400, "malformed")  # what a body may hold
 
 
 def test_body_too_large(client: TestClient) -> None:
