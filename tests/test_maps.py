@@ -19,8 +19,8 @@ from ttr.cli.main import main
 from ttr.errors import MapError
 from ttr.maps import BUILTIN_MAPS, GameMap, dump_map_json, load_map, parse_map
 from ttr.maps.check import MapProblem, check_map
-from ttr.maps.layout import CITY_RADIUS, Point, layout_board
-from ttr.maps.render import SPACE_WIDTH, render_png, render_svg
+from ttr.maps.layout import CITY_RADIUS, Point, layout_board, station_box
+from ttr.maps.render import SPACE_WIDTH, TITLE_HEIGHT, render_png, render_svg
 from ttr.maps.summary import format_summary, map_summary
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -387,6 +387,31 @@ def test_svg_owners_stations_and_highlight() -> None:
     assert len(station) == 1 and station[0].get("fill") == "#d62728"
     assert [e.get("class") for e in groups[brest_paris] if e.tag == f"{SVG}line"] == ["route-highlight"]
     assert sum(1 for e in root.iter(f"{SVG}line") if e.get("class") == "route-highlight") == 1
+
+
+@pytest.mark.parametrize("name", BUILTIN_MAPS)
+def test_a_station_piece_stands_beside_its_city_clear_of_every_name(name: str) -> None:
+    """Each city's station spot (drawn by `render_svg`, sent to the page as data-station-x/y) is next to
+    its dot and covers no city's name; the piece once stood top right of every city, over 11 names in
+    Europe and 5 in New York."""
+    game_map = load_map(name)
+    layout = layout_board(game_map, top=TITLE_HEIGHT)
+    colour = "#d62728"
+    root = parse_svg(render_svg(game_map, stations={c.name: colour for c in game_map.cities}))
+    groups = {g.get("data-city"): g for g in root.iter(f"{SVG}g") if g.get("class", "").startswith("city")}
+    for city in game_map.cities:
+        spot = layout.stations[city.index]
+        x, y = layout.points[city.index]
+        assert math.dist(spot, (x, y)) < 3 * CITY_RADIUS, city.name
+        box = station_box(spot)
+        for other, label in zip(game_map.cities, layout.labels, strict=True):
+            apart = box[2] <= label.box[0] or label.box[2] <= box[0] or box[3] <= label.box[1] or label.box[3] <= box[1]
+            assert apart, f"{city.name}'s station covers the name {other.name}"
+        group = groups[city.name]
+        assert (float(group.get("data-station-x")), float(group.get("data-station-y"))) == pytest.approx(spot, abs=0.06)
+        piece = next(p for p in group.iter(f"{SVG}path") if p.get("class") == "station")
+        start = re.match(r"M([-\d.]+),([-\d.]+) ", piece.get("d", ""))
+        assert start and (float(start[1]), float(start[2])) == pytest.approx((box[0], box[3]), abs=0.06)  # bottom left
 
 
 def test_svg_rejects_unknown_routes_and_cities() -> None:

@@ -120,6 +120,9 @@ def test_build_a_station(page: Any, server: Served) -> None:
     click_and_wait(page, "#station-confirm")
     piece = page.locator(f'svg.board g.city[data-city="{city}"] .station-piece[data-seat="0"]')
     assert piece.count() == 1
+    group = page.locator(f'svg.board g.city[data-city="{city}"]')
+    spot = f'translate({group.get_attribute("data-station-x")} {group.get_attribute("data-station-y")})'
+    assert piece.get_attribute("transform") == spot  # where the layout put it, clear of the names
     assert my_row(page)[2] == "2"
     assert f"built a station in {city}" in page.locator("#log-list").inner_text()
     shot(page, "station")

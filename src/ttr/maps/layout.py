@@ -61,6 +61,11 @@ class BoardLayout:
     height: float
     points: tuple[Point, ...]
     labels: tuple[Label, ...]
+    stations: tuple[Point, ...] = ()  # per city: where a station piece stands (its centre), clear of the names
+
+
+STATION_OFFSETS = ((9.0, -11.0), (-9.0, -11.0), (9.0, 13.0), (-9.0, 13.0))  # station spots tried, nearest first
+STATION_BOX = (-7.0, -8.0, 7.0, 6.0)  # a station piece's extent around its spot (the page draws the same shape)
 
 
 def layout_board(game_map: GameMap, *, spacing: float = 110.0, min_distance: float = 85.0, margin: float = MARGIN,
@@ -82,7 +87,27 @@ def layout_board(game_map: GameMap, *, spacing: float = 110.0, min_distance: flo
         Label(lab.x + dx, lab.y + dy, lab.anchor, (lab.box[0] + dx, lab.box[1] + dy, lab.box[2] + dx, lab.box[3] + dy))
         for lab in labels
     )
-    return BoardLayout(x1 - x0 + 2 * margin, y1 - y0 + 2 * margin + top, moved, moved_labels)
+    width, height = x1 - x0 + 2 * margin, y1 - y0 + 2 * margin + top
+    stations = tuple(station_spot(point, moved_labels, width, height) for point in moved)
+    return BoardLayout(width, height, moved, moved_labels, stations)
+
+
+def station_box(spot: Point) -> Box:
+    """The box a station piece standing at `spot` covers."""
+    x, y = spot
+    return (x + STATION_BOX[0], y + STATION_BOX[1], x + STATION_BOX[2], y + STATION_BOX[3])
+
+
+def station_spot(point: Point, labels: tuple[Label, ...], width: float, height: float) -> Point:
+    """Where a station piece beside the city at `point` stands: the first of `STATION_OFFSETS` whose piece
+    overlaps no city name and stays on the canvas, else the one that overlaps the names least."""
+    def cost(offset: tuple[float, float]) -> tuple[float, int]:
+        box = station_box((point[0] + offset[0], point[1] + offset[1]))
+        off_canvas = box[0] < 0 or box[1] < 0 or box[2] > width or box[3] > height
+        return sum(_overlap(box, label.box) for label in labels), int(off_canvas)
+
+    dx, dy = min(STATION_OFFSETS, key=cost)
+    return point[0] + dx, point[1] + dy
 
 
 def _project(game_map: GameMap, spacing: float) -> list[list[float]]:

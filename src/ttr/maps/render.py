@@ -2,7 +2,8 @@
 
 Each route is a group ``<g id="route-N" class="route" data-route="A-B/colour">`` of spaces (one
 rotated rectangle per space, with the colour's letter for colour-blind players); each city is a
-group ``<g id="city-Name" class="city" data-city="Name">``. The output is deterministic: the same
+group ``<g id="city-Name" class="city" data-city="Name" data-station-x=".." data-station-y="..">`` (where
+a station piece stands, clear of the names). The output is deterministic: the same
 map and arguments give the same bytes.
 """
 
@@ -229,17 +230,19 @@ def _city_svg(layout: BoardLayout, index: int, name: str, city_id: str, attracti
     x, y = layout.points[index]
     label = layout.labels[index]
     classes = "city attraction" if attraction else "city"
-    out = [f'<g id={quoteattr(city_id)} class="{classes}" data-city={quoteattr(name)}>',
+    spot_x, spot_y = layout.stations[index]
+    out = [f'<g id={quoteattr(city_id)} class="{classes}" data-city={quoteattr(name)} '
+           f'data-station-x="{_n(spot_x)}" data-station-y="{_n(spot_y)}">',
            f"<title>{escape(name)}</title>"]
     out.append(f'<circle class="city-dot" cx="{_n(x)}" cy="{_n(y)}" r="{_n(CITY_RADIUS)}" '
                f'fill="{"#f7c948" if attraction else "#fff8e7"}" stroke="#5a3b1c" stroke-width="2"/>')
     if attraction:
         out.append(f'<circle class="attraction-mark" cx="{_n(x)}" cy="{_n(y)}" r="2.5" fill="#5a3b1c"/>')
     if station:
-        sx, sy = x + CITY_RADIUS, y - CITY_RADIUS - 2
+        sx, sy = layout.stations[index]
         out.append(f'<path class="station" data-owner={quoteattr(station)} '
-                   f'd="M{_n(sx - 5)},{_n(sy + 4)} V{_n(sy - 1)} L{_n(sx)},{_n(sy - 6)} L{_n(sx + 5)},{_n(sy - 1)} '
-                   f'V{_n(sy + 4)} Z" fill={quoteattr(station)} stroke="#000" stroke-width="1"/>')
+                   f'd="M{_n(sx - 7)},{_n(sy + 6)} V{_n(sy - 1)} L{_n(sx)},{_n(sy - 8)} L{_n(sx + 7)},{_n(sy - 1)} '
+                   f'V{_n(sy + 6)} Z" fill={quoteattr(station)} stroke="#000" stroke-width="1"/>')
     common = (f'x="{_n(label.x)}" y="{_n(label.y)}" font-size="{_n(FONT_SIZE)}" text-anchor="{label.anchor}" '
               f'font-weight="bold"')
     out.append(f'<text class="city-halo" {common} fill="#fff" stroke="#fff" stroke-width="3.5" '

@@ -235,9 +235,8 @@ export class Board {
         g.removeAttribute("role");
       }
       if (owner === undefined) continue;
-      const dot = g.querySelector("circle.city-dot");
-      const x = Number(dot.getAttribute("cx")) + 9;
-      const y = Number(dot.getAttribute("cy")) - 11;
+      const x = g.dataset.stationX; // beside the dot, clear of the names (the layout chose the side)
+      const y = g.dataset.stationY;
       const style = playerStyle(owner);
       const piece = svgEl("g", { class: "station-piece", "data-seat": owner, transform: `translate(${x} ${y})` });
       piece.append(svgEl("path", { d: "M-7,6 V-1 L0,-8 L7,-1 V6 Z", fill: style.fill, stroke: "#000", "stroke-width": 1.2 }));
