@@ -61,7 +61,7 @@ class BoardLayout:
     height: float
     points: tuple[Point, ...]
     labels: tuple[Label, ...]
-    stations: tuple[Point, ...] = ()  # per city: where a station piece stands (its centre), clear of the names
+    stations: tuple[Point, ...]  # per city: where a station piece stands (its centre), clear of the names
 
 
 STATION_OFFSETS = ((9.0, -11.0), (-9.0, -11.0), (9.0, 13.0), (-9.0, 13.0))  # station spots tried, nearest first
@@ -100,11 +100,11 @@ def station_box(spot: Point) -> Box:
 
 def station_spot(point: Point, labels: tuple[Label, ...], width: float, height: float) -> Point:
     """Where a station piece beside the city at `point` stands: the first of `STATION_OFFSETS` whose piece
-    overlaps no city name and stays on the canvas, else the one that overlaps the names least."""
-    def cost(offset: tuple[float, float]) -> tuple[float, int]:
+    stays on the canvas and overlaps no city name, else the one on the canvas that overlaps the names least."""
+    def cost(offset: tuple[float, float]) -> tuple[bool, float]:
         box = station_box((point[0] + offset[0], point[1] + offset[1]))
         off_canvas = box[0] < 0 or box[1] < 0 or box[2] > width or box[3] > height
-        return sum(_overlap(box, label.box) for label in labels), int(off_canvas)
+        return off_canvas, sum(_overlap(box, label.box) for label in labels)
 
     dx, dy = min(STATION_OFFSETS, key=cost)
     return point[0] + dx, point[1] + dy
