@@ -404,7 +404,7 @@ def test_a_station_piece_stands_beside_its_city_clear_of_every_name(name: str) -
         x, y = layout.points[city.index]
         assert math.dist(spot, (x, y)) < 3 * CITY_RADIUS, city.name
         box = station_box(spot)
-        assert 0 <= box[0] and 0 <= box[1] and box[2] <= layout.width and box[3] <= layout.height, city.name
+        assert min(box[0], box[1]) >= 0 and box[2] <= layout.width and box[3] <= layout.height, city.name
         for other, label in zip(game_map.cities, layout.labels, strict=True):
             apart = box[2] <= label.box[0] or label.box[2] <= box[0] or box[3] <= label.box[1] or label.box[3] <= box[1]
             assert apart, f"{city.name}'s station covers the name {other.name}"
