@@ -16,7 +16,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from ttr.errors import MapError
-from ttr.maps.layout import CITY_RADIUS, END_GAP, FONT_SIZE, MARGIN, SPACE_GAP, BoardLayout, layout_board
+from ttr.maps.layout import CITY_RADIUS, END_GAP, FONT_SIZE, MARGIN, SPACE_GAP, BoardLayout, layout_board, station_box
 from ttr.maps.model import GameMap, Route
 
 SPACE_WIDTH = 11.0
@@ -238,11 +238,12 @@ def _city_svg(layout: BoardLayout, index: int, name: str, city_id: str, attracti
                f'fill="{"#f7c948" if attraction else "#fff8e7"}" stroke="#5a3b1c" stroke-width="2"/>')
     if attraction:
         out.append(f'<circle class="attraction-mark" cx="{_n(x)}" cy="{_n(y)}" r="2.5" fill="#5a3b1c"/>')
-    if station:
-        sx, sy = layout.stations[index]
+    if station:  # a house: walls from the box's bottom up to its shoulders at y - 1, a roof to its top
+        left, top, right, bottom = station_box((spot_x, spot_y))
+        shoulder = _n(spot_y - 1)
         out.append(f'<path class="station" data-owner={quoteattr(station)} '
-                   f'd="M{_n(sx - 7)},{_n(sy + 6)} V{_n(sy - 1)} L{_n(sx)},{_n(sy - 8)} L{_n(sx + 7)},{_n(sy - 1)} '
-                   f'V{_n(sy + 6)} Z" fill={quoteattr(station)} stroke="#000" stroke-width="1"/>')
+                   f'd="M{_n(left)},{_n(bottom)} V{shoulder} L{_n(spot_x)},{_n(top)} L{_n(right)},{shoulder} '
+                   f'V{_n(bottom)} Z" fill={quoteattr(station)} stroke="#000" stroke-width="1"/>')
     common = (f'x="{_n(label.x)}" y="{_n(label.y)}" font-size="{_n(FONT_SIZE)}" text-anchor="{label.anchor}" '
               f'font-weight="bold"')
     out.append(f'<text class="city-halo" {common} fill="#fff" stroke="#fff" stroke-width="3.5" '

@@ -185,7 +185,7 @@ class GameManager:
             return ApiError(400, code, message)
 
         if not isinstance(body, dict):
-            raise bad("the body is a JSON object: {map, seats, when_people_leave?, seed?, bot_delay?}")
+            raise bad(f"the body is a JSON object (fields: {', '.join(CREATE_FIELDS)})")
         def refuse_unknown(obj: dict[Any, Any], allowed: tuple[str, ...], where: str = "") -> None:
             unknown = sorted(str(k)[:40] for k in obj if k not in allowed)
             if unknown:
