@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from itertools import pairwise
-from typing import Any
 
 import pytest
 
@@ -13,14 +12,13 @@ from helpers import greedy_main_turn
 from ttr.bots import make_bot, play_game
 from ttr.bots.base import legal_actions
 from ttr.bots.greedy import GreedyBot
-from ttr.bots.inference import TicketBelief
 from ttr.bots.mcts import MctsBot, t_critical
 from ttr.bots.mcts_policy import estimate, ticket_paths
 from ttr.bots.planning import Board, map_index, sort_options
 from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Game, final_score, seat_view
 from ttr.engine import actions as A
-from ttr.engine.sample import InfoSet, determinize
+from ttr.engine.sample import determinize
 from ttr.maps import load_map
 
 
@@ -266,35 +264,15 @@ def test_expert_models_the_other_seats_as_greedy_and_greedy_long_by_turns() -> N
     assert expert._replay.seen == len(view["log"]) and any(expert._replay.claims)
 
 
-@pytest.mark.parametrize(("holdout", "fresh_gain", "departs"), [(0.0, 0.0, True), (0.5, 0.0, False), (0.5, 6.0, True)])
-def test_a_departure_must_hold_on_fresh_worlds(holdout: float, fresh_gain: float, departs: bool) -> None:
-    """With `holdout`, the candidate the worlds chose leaves the guide's move only if worlds that took no part
-    in the choice confirm its gain (the winner's curse): here every candidate gains 6 points in the choosing
-    worlds, and `fresh_gain` in the fresh ones."""
-    game_map, game = greedy_main_turn("new_york", 2, seed=11, seat=0)
-    view, legal = seat_view(game, 0), legal_actions(game)[1]
-    bot = MctsBot(game_map, 0, 1, iterations=60)
-    bot.holdout = holdout
-    guide = game.encode(bot.guide.choose(view, legal))
-    confirming: list[int] = []
-    confirm = bot._confirm
 
-    def spy_confirm(info: InfoSet, rng: Any, weights: Any, belief: TicketBelief | None, guide: int, best: int,
-                    budget_end: float, playouts_left: int) -> bool:
-        confirming.append(best)
-        return confirm(info, rng, weights, belief, guide, best, budget_end, playouts_left)
+def test_a_candidate_leaves_the_guide_only_when_clearly_better() -> None:
+    """The gate: at least `margin` points better on average, in `min_worlds` worlds, beyond the noise."""
+    bot = MctsBot(load_map("new_york"), 0, 1, iterations=10)
 
-    def play(world: Game, key: int, playouts: list[GreedyPlayout]) -> float:
-        if key == guide:
-            return 0.0
-        return fresh_gain if confirming else 6.0
+    def gate(gains: list[float]) -> bool:
+        return bot._clearly_better(sum(gains), sum(g * g for g in gains), len(gains))
 
-    bot._confirm = spy_confirm  # type: ignore[method-assign]
-    bot._play = play  # type: ignore[method-assign]
-    action = bot.choose(view, legal)
-    assert (game.encode(action) != guide) is departs
-    assert bot.last_iterations <= 60
-    if holdout:
-        assert len(confirming) == 1 and confirming[0] != guide  # the chosen candidate, checked once
-    else:
-        assert not confirming
+    assert gate([3.0, 4.0, 5.0, 4.0])  # steady gains above the margin
+    assert not gate([1.0, 1.5, 1.0, 1.5])  # steady, but below the margin (2 points)
+    assert not gate([5.0, 5.0])  # too few worlds
+    assert not gate([20.0, -12.0, 15.0, -10.0])  # a mean of 3.25 within the noise

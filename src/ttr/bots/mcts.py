@@ -78,7 +78,6 @@ class MctsBot(BaseBot):
     styles: tuple[type[GreedyBot], ...] = STYLES  # other plans tried in main turns (`ttr.bots.styles`)
     resample = 64  # worlds proposed per world searched, one kept by how well its tickets explain the claims
     blocks = 1  # claims of routes other seats likely need, considered beside the others
-    holdout = 0.0  # share of the budget kept to confirm a departure on fresh worlds (`_confirm`)
     replay_claims = True  # weigh dealt tickets by the claims their paths explain (`inference.ClaimReplay`, the
     # paths of `opponent_styles`)
 
@@ -134,11 +133,8 @@ class MctsBot(BaseBot):
             seed = self.rng.randrange(1 << 30)
             self._playouts = [[GreedyPlayout(self.game_map, first.n, seed, self._seat_styles(first.n, other, style))
                                for style in (self.guide_style, *self.styles)] for other in self.opponent_styles]
-        budget_end = time.thread_time() + self.time_limit if self.time_limit is not None else math.inf
-        total = self.iterations if self.iterations is not None else 1 << 60
-        share = 1.0 - self.holdout  # the rest is kept to check a departure on fresh worlds (`_confirm`)
-        deadline = budget_end - self.time_limit * self.holdout if self.time_limit is not None else math.inf
-        limit = max(1, int(total * share)) if self.iterations is not None else total
+        deadline = time.thread_time() + self.time_limit if self.time_limit is not None else math.inf
+        limit = self.iterations if self.iterations is not None else 1 << 60
         gains = dict.fromkeys(cands, 0.0)  # per candidate: the sum over its worlds of its margin minus the guide's
         squares = dict.fromkeys(cands, 0.0)
         worlds = dict.fromkeys(cands, 0)
@@ -175,9 +171,6 @@ class MctsBot(BaseBot):
         best = max(cands, key=lambda aid: (self.last_values[aid], aid == guide, -aid))
         if best == guide or not self._clearly_better(gains[best], squares[best], worlds[best]):
             return guide_action
-        if self.holdout and not self._confirm(info, rng, weights, belief, guide, best, budget_end,
-                                              total - self.last_iterations):
-            return guide_action
         action = first.decode(best % len(first.cat))
         return action if action in legal else guide_action
 
@@ -192,29 +185,6 @@ class MctsBot(BaseBot):
             return False
         error = math.sqrt(max(0.0, square / k - mean * mean) / (k - 1))
         return mean >= t_critical(k - 1) * error
-
-    def _confirm(self, info: InfoSet, rng: Any, weights: Any, belief: TicketBelief | None, guide: int, best: int,
-                 budget_end: float, playouts_left: int) -> bool:
-        """Whether candidate `best` is still clearly better than the guide's move on fresh worlds, played with
-        the budget kept back (`holdout`). The worlds that chose `best` among many candidates flatter it (the
-        winner's curse: in two-player Europe a departure chosen at +19 points was worth +2 on fresh worlds),
-        so only worlds that took no part in the choice may confirm it."""
-        gain = square = 0.0
-        k = 0
-        start = time.thread_time()
-        while playouts_left >= 2:
-            world = self._world(info, rng, weights, belief)
-            playouts = self._playouts[k % len(self._playouts)]
-            diff = self._play(world, best, playouts) - self._play(world, guide, playouts)
-            gain += diff
-            square += diff * diff
-            k += 1
-            playouts_left -= 2
-            self.last_iterations += 2
-            now = time.thread_time()
-            if now + (now - start) / k > budget_end:
-                break
-        return self._clearly_better(gain, square, k)
 
     def _belief(self, view: dict[str, Any], board: Board) -> TicketBelief:
         """The belief about the other seats' tickets from the view's claims and face-up picks, with the
