@@ -194,13 +194,21 @@ def test_a_playout_can_give_one_seat_another_style() -> None:
 
 
 def test_main_turn_candidates_include_each_styles_move() -> None:
-    """In a main turn the search also tries each style's move, continued in that style."""
+    """Given `styles`, a main turn also tries each style's move, continued in that style; by default none."""
+    from ttr.bots.styles import STYLES
+
     game_map, game = greedy_main_turn("europe", 2, seed=4, seat=0, after=10)
-    bot = MctsBot(game_map, 0, 1, iterations=60)
-    bot.choose(seat_view(game, 0), game.legal_actions())
+    view, legal = seat_view(game, 0), game.legal_actions()
     stride = len(game.cat)
-    styled = [key for key in bot.last_values if key >= stride]
-    assert {key // stride for key in styled} == set(range(1, len(bot.styles) + 1))
+    plain = MctsBot(game_map, 0, 1, iterations=60)
+    plain.choose(view, legal)
+    assert plain.styles == () and len(plain.last_values) > 1
+    assert all(key < stride for key in plain.last_values)
+    styled_bot = MctsBot(game_map, 0, 1, iterations=60)
+    styled_bot.styles = STYLES
+    styled_bot.choose(view, legal)
+    styled = [key for key in styled_bot.last_values if key >= stride]
+    assert {key // stride for key in styled} == set(range(1, len(STYLES) + 1))
 
 
 def test_the_search_plays_greedy_long_for_its_own_seat_and_greedy_for_the_others() -> None:

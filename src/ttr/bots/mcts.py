@@ -8,8 +8,9 @@ A decision of the `mcts` bot:
 2. It picks a handful of *candidates*, each a first move and the style it goes on in: the guide's move; in
    a main turn, a card draw, a ticket draw, the claims of greedy's plan routes and the longest claims it can
    pay (one card set per route, as greedy would pay), a claim blocking a route the other seats likely need,
-   all continued with the guide, and the move of each style of `ttr.bots.styles` continued in that style (so
-   it weighs plans, not only moves); when choosing tickets, greedy's best keep-sets by its own valuation.
+   all continued with the guide, and the move of each style in `styles` continued in that style (so it
+   weighs plans, not only moves; none by default, see the attribute); when choosing tickets, greedy's best
+   keep-sets by its own valuation.
 3. It samples *worlds*: full games consistent with what its seat has seen (`ttr.engine.sample.InfoSet`:
    other hands and tickets, the deck and ticket deck order are dealt at random; face-up cards, discards,
    claims, its own hand and tickets and where its returned tickets lie are as seen). The other seats'
@@ -50,7 +51,7 @@ from ttr.bots.inference import ClaimReplay, TicketBelief, face_up_picks
 from ttr.bots.mcts_policy import estimate
 from ttr.bots.planning import Board, sort_options
 from ttr.bots.playout import GreedyPlayout
-from ttr.bots.styles import STYLES, GreedyLong
+from ttr.bots.styles import GreedyLong
 from ttr.engine import Action, Game
 from ttr.engine import actions as A
 from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN
@@ -75,7 +76,10 @@ class MctsBot(BaseBot):
     belief = True  # sample the other seats' tickets weighted by their claims (`ttr.bots.inference`)
     guide_style: type[GreedyBot] = GreedyLong  # the policy of its own seat: the guide and its playouts
     opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot,)  # the other seats' policies, by turns per world
-    styles: tuple[type[GreedyBot], ...] = STYLES  # other plans tried in main turns (`ttr.bots.styles`)
+    # Other plans tried in main turns, e.g. `ttr.bots.styles.STYLES`. None by default: the search played a
+    # style's move in 1 of 169 departures valued, and without them two-player Europe won 137 of 199 paired
+    # games instead of 121, New York level (docs/bots.md, session 11).
+    styles: tuple[type[GreedyBot], ...] = ()
     resample = 64  # worlds proposed per world searched, one kept by how well its tickets explain the claims
     blocks = 1  # claims of routes other seats likely need, considered beside the others
     replay_claims = True  # weigh dealt tickets by the claims their paths explain (`inference.ClaimReplay`, the
