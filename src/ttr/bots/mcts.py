@@ -7,10 +7,11 @@ A decision of the `mcts` bot:
    legal action.
 2. It picks a handful of *candidates*, each a first move and the style it goes on in: the guide's move; in
    a main turn, a card draw, a ticket draw, the claims of greedy's plan routes and the longest claims it can
-   pay (one card set per route, as greedy would pay), a claim blocking a route the other seats likely need,
-   all continued with the guide, and the move of each style in `styles` continued in that style (so it
-   weighs plans, not only moves; none by default, see the attribute); when choosing tickets, greedy's best
-   keep-sets by its own valuation.
+   pay (one card set per route, as greedy would pay), a claim blocking a route the other seats likely need
+   (by the belief of step 3) and another blocking the routes their tickets need most in the first
+   `block_worlds` worlds of step 3 (`ttr.bots.blocking`), all continued with the guide, and the move of
+   each style in `styles` continued in that style (so it weighs plans, not only moves; none by default,
+   see the attribute); when choosing tickets, greedy's best keep-sets by its own valuation.
 3. It samples *worlds*: full games consistent with what its seat has seen (`ttr.engine.sample.InfoSet`:
    other hands and tickets, the deck and ticket deck order are dealt at random; face-up cards, discards,
    claims, its own hand and tickets and where its returned tickets lie are as seen). The other seats'
@@ -46,6 +47,7 @@ import time
 from typing import Any
 
 from ttr.bots.base import BaseBot
+from ttr.bots.blocking import world_block_damage
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.inference import ClaimReplay, TicketBelief, face_up_picks
 from ttr.bots.mcts_policy import estimate
@@ -82,6 +84,8 @@ class MctsBot(BaseBot):
     styles: tuple[type[GreedyBot], ...] = ()
     resample = 64  # worlds proposed per world searched, one kept by how well its tickets explain the claims
     blocks = 1  # claims of routes other seats likely need, considered beside the others
+    world_blocks = 1  # ... and claims of routes the other seats' tickets need in the first `block_worlds` worlds
+    block_worlds = 8  # (`ttr.bots.blocking`; the search then plays on those worlds first)
     replay_claims = True  # weigh dealt tickets by the claims their paths explain (`inference.ClaimReplay`, the
     # paths of `opponent_styles`)
 
@@ -121,7 +125,10 @@ class MctsBot(BaseBot):
         weights = belief.weights if belief is not None else None
         first = self._world(info, rng, weights, belief)
         guide = first.encode(guide_action)
-        cands = self.candidates(first, guide, view, legal, belief, board)
+        sampled = [first]  # worlds sampled before the search, played first
+        if first.phase == MAIN and belief is not None and self.world_blocks:
+            sampled += [self._world(info, rng, weights, belief) for _ in range(self.block_worlds - 1)]
+        cands = self.candidates(first, guide, view, legal, belief, board, sampled)
         if len(self._style_bots) != len(self.styles):
             self._style_bots = [style(self.game_map, self.seat, self.ctx.seed) for style in self.styles]
         if first.phase == MAIN:  # a move of each style, continued in that style (key: id + style * catalogue size)
@@ -170,7 +177,7 @@ class MctsBot(BaseBot):
                 keep = max(1, int(left // short) - 1)
                 others = sorted(live[1:], key=lambda aid: -gains[aid] / worlds[aid])[:keep]
                 live = [guide, *others]
-            world = self._world(info, rng, weights, belief)
+            world = sampled[n] if n < len(sampled) else self._world(info, rng, weights, belief)
         self.last_values = {aid: gains[aid] / worlds[aid] if worlds[aid] else 0.0 for aid in cands}
         best = max(cands, key=lambda aid: (self.last_values[aid], aid == guide, -aid))
         if best == guide or not self._clearly_better(gains[best], squares[best], worlds[best]):
@@ -248,9 +255,11 @@ class MctsBot(BaseBot):
     # ------------------------------------------------------------------ candidates
 
     def candidates(self, game: Game, guide: int, view: dict[str, Any], legal: list[Action],
-                   belief: TicketBelief | None = None, board: Board | None = None) -> list[int]:
+                   belief: TicketBelief | None = None, board: Board | None = None,
+                   worlds: list[Game] | None = None) -> list[int]:
         """The moves the search compares (catalogue ids, the guide's first); see the module docstring.
-        `board` is the view read into a `Board`, if the caller has it already."""
+        `board` is the view read into a `Board`, if the caller has it already; `worlds` are sampled games of
+        the position (the blocking claims of `world_blocks` are judged on them)."""
         out = [guide]
         if board is None:
             board = Board.from_view(self.guide.ix, view)
@@ -293,6 +302,11 @@ class MctsBot(BaseBot):
                 claimed.add(r)
         if belief is not None and self.blocks:
             for r in self._blocks(belief, game, [r for r in best if r not in claimed])[:self.blocks]:
+                out.append(best[r][1])
+                claimed.add(r)
+        if worlds and self.world_blocks:
+            damage = world_block_damage(worlds, self.seat, {r for r in best if r not in claimed})
+            for r in sorted(damage, key=lambda r: (-damage[r], r))[:self.world_blocks]:
                 out.append(best[r][1])
         return out
 

@@ -1,0 +1,56 @@
+"""Blocking claims judged on sampled worlds: which open route would hurt the other seats most.
+
+`TicketBelief.block_damage` (`ttr.bots.inference`) weighs each possible ticket of a seat by its own
+evidence. A sampled world holds a whole ticket set that explains the seat's claims together (the search's
+worlds are resampled by that likelihood), so the routes that many of those sets still need stand out
+here even when no single ticket is likely: the bottleneck into a city most explanations share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from ttr.bots.mcts_policy import INF, route_costs, shortest, tables
+from ttr.engine import Game
+
+
+def world_block_damage(worlds: Sequence[Game], seat: int, routes: Collection[int]) -> dict[int, float]:
+    """For each of `routes` (open routes `seat` could claim now) that lies on a cheapest remaining path of
+    another seat's ticket in one of `worlds` (sampled games of the same position): the path cost that claim
+    would add to those paths, summed over the seats and tickets of each world and averaged over the worlds.
+    Where double routes are single use, claiming either track closes both. A ticket cut off counts twice
+    its points. Routes that lengthen no such path are left out."""
+    if not worlds or not routes:
+        return {}
+    game_map = worlds[0].map
+    t = tables(game_map)
+    twin = [r.twin for r in game_map.routes]
+    small = worlds[0].n <= game_map.rules.double_routes_single_use_max_players
+    damage: dict[int, float] = {}
+    for world in worlds:
+        for q in range(world.n):
+            if q == seat:
+                continue
+            costs = route_costs(world, q)
+            for ticket in world.tickets[q]:
+                a, b = t.ticket_a[ticket], t.ticket_b[ticket]
+                base, path = shortest(t, costs, a, b)
+                if base == 0 or base == INF:
+                    continue
+                for x in path:
+                    if costs[x] == 0:  # q's own route
+                        continue
+                    closed = [x, twin[x]] if small and twin[x] >= 0 else [x]
+                    claims = [r for r in closed if r in routes]
+                    if not claims:
+                        continue
+                    saved = [costs[r] for r in closed]
+                    for r in closed:
+                        costs[r] = INF
+                    detour = shortest(t, costs, a, b)[0]
+                    for r, c in zip(closed, saved, strict=True):
+                        costs[r] = c
+                    extra = min(detour - base, 2.0 * t.ticket_points[ticket])
+                    for r in claims:
+                        damage[r] = damage.get(r, 0.0) + extra
+    return {r: d / len(worlds) for r, d in damage.items() if d > 0}
