@@ -125,6 +125,7 @@ class MctsBot(BaseBot):
         weights = belief.weights if belief is not None else None
         first = self._world(info, rng, weights, belief)
         guide = first.encode(guide_action)
+        clock = time.thread_time()  # the time budget counts from here (the worlds sampled ahead included)
         sampled = [first]  # worlds sampled before the search, played first
         if first.phase == MAIN and belief is not None and self.world_blocks:
             sampled += [self._world(info, rng, weights, belief) for _ in range(self.block_worlds - 1)]
@@ -144,7 +145,7 @@ class MctsBot(BaseBot):
             seed = self.rng.randrange(1 << 30)
             self._playouts = [[GreedyPlayout(self.game_map, first.n, seed, self._seat_styles(first.n, other, style))
                                for style in (self.guide_style, *self.styles)] for other in self.opponent_styles]
-        deadline = time.thread_time() + self.time_limit if self.time_limit is not None else math.inf
+        deadline = clock + self.time_limit if self.time_limit is not None else math.inf
         limit = self.iterations if self.iterations is not None else 1 << 60
         gains = dict.fromkeys(cands, 0.0)  # per candidate: the sum over its worlds of its margin minus the guide's
         squares = dict.fromkeys(cands, 0.0)
