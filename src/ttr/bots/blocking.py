@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from ttr.bots.mcts_policy import INF, route_costs, shortest, tables
+from ttr.bots.planning import map_index
 from ttr.engine import Game
 
 
@@ -24,7 +25,7 @@ def world_block_damage(worlds: Sequence[Game], seat: int, routes: Collection[int
         return {}
     game_map = worlds[0].map
     t = tables(game_map)
-    twin = [r.twin for r in game_map.routes]
+    twin = map_index(game_map).twin  # built once per map
     small = worlds[0].n <= game_map.rules.double_routes_single_use_max_players
     damage: dict[int, float] = {}
     for world in worlds:
