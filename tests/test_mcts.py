@@ -18,6 +18,7 @@ from ttr.bots.planning import Board, map_index, sort_options
 from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Game, final_score, seat_view
 from ttr.engine import actions as A
+from ttr.engine.game import SECOND_CARD
 from ttr.engine.sample import determinize
 from ttr.maps import load_map
 
@@ -102,6 +103,30 @@ def test_candidates_are_legal_and_varied() -> None:
             kinds_seen.update(game.cat.kind[c] for c in cands)
         game.apply_unchecked(playout.choose_id(game))
     assert {A.DRAW_DECK, A.DRAW_TICKETS, A.CLAIM, A.KEEP_TICKETS} <= kinds_seen
+
+
+def test_every_card_draw_is_a_candidate_and_the_second_card_is_searched() -> None:
+    """With `search_draws` (the default) a main turn tries the blind draw and each face-up card, and the
+    second card of a draw is searched over every card it may take; without it, only the blind draw, and
+    the second card is the guide's."""
+    game_map, game = greedy_main_turn("new_york", 2, seed=3, seat=0, after=6)
+    view, (ids, legal) = seat_view(game, 0), legal_actions(game)
+    kind = game.cat.kind
+    draws = {aid for aid in ids if kind[aid] in (A.DRAW_DECK, A.DRAW_FACE_UP)}
+    assert len(draws) > 2  # the blind draw and several face-up colours
+    bot = MctsBot(game_map, 0, 1, iterations=40)
+    guide = game.encode(bot.guide.choose(view, legal))
+    assert draws <= set(bot.candidates(game, guide, view, legal))
+    plain = MctsBot(game_map, 0, 1, iterations=40)
+    plain.search_draws = False
+    assert len(draws & set(plain.candidates(game, guide, view, legal))) == 1
+    game.apply_unchecked(game.cat.draw_deck)  # a blind first card: the second card is to choose
+    view, (ids, legal) = seat_view(game, 0), legal_actions(game)
+    assert game.phase == SECOND_CARD and len(ids) > 2
+    action = bot.choose(view, legal)
+    assert action in legal and bot.last_iterations > 0
+    assert set(bot.last_values) == set(ids)  # every card it may take, valued against the guide's
+    assert plain.choose(view, legal) == plain.guide.choose(view, legal) and plain.last_iterations == 0
 
 
 def test_keep_ranking_starts_with_greedys_choice() -> None:

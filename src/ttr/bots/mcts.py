@@ -3,15 +3,16 @@
 A decision of the `mcts` bot:
 
 1. It asks `GreedyLong` (`ttr.bots.styles`: greedy that values route points more) for its move: the
-   *guide*. The second card of a draw and tunnel payments are left to it, as is any decision with a single
-   legal action.
-2. It picks a handful of *candidates*, each a first move and the style it goes on in: the guide's move; in
-   a main turn, a card draw, a ticket draw, the claims of greedy's plan routes and the longest claims it can
-   pay (one card set per route, as greedy would pay), a claim blocking a route the other seats likely need
-   (by the belief of step 3) and another blocking the routes their tickets need most in the first
-   `block_worlds` worlds of step 3 (`ttr.bots.blocking`), all continued with the guide, and the move of
-   each style in `styles` continued in that style (so it weighs plans, not only moves; none by default,
-   see the attribute); when choosing tickets, greedy's best keep-sets by its own valuation.
+   *guide*. Tunnel payments are left to it, as is any decision with a single legal action.
+2. It picks a handful of *candidates*, each a first move and the style it goes on in: the guide's move; for
+   the second card of a draw, every card it may take (`search_draws`); in a main turn, the blind draw and
+   each face-up card (only the blind draw without `search_draws`), a ticket draw, the claims of greedy's
+   plan routes and the longest claims it can pay (one card set per route, as greedy would pay), a claim
+   blocking a route the other seats likely need (by the belief of step 3) and another blocking the routes
+   their tickets need most in the first `block_worlds` worlds of step 3 (`ttr.bots.blocking`), all
+   continued with the guide, and the move of each style in `styles` continued in that style (so it weighs
+   plans, not only moves; none by default, see the attribute); when choosing tickets, greedy's best
+   keep-sets by its own valuation.
 3. It samples *worlds*: full games consistent with what its seat has seen (`ttr.engine.sample.InfoSet`:
    other hands and tickets, the deck and ticket deck order are dealt at random; face-up cards, discards,
    claims, its own hand and tickets and where its returned tickets lie are as seen). The other seats'
@@ -56,7 +57,7 @@ from ttr.bots.playout import GreedyPlayout
 from ttr.bots.styles import GreedyLong
 from ttr.engine import Action, Game
 from ttr.engine import actions as A
-from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN
+from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD
 from ttr.engine.sample import InfoSet
 from ttr.maps import GameMap
 
@@ -86,6 +87,7 @@ class MctsBot(BaseBot):
     blocks = 1  # claims of routes other seats likely need, considered beside the others
     world_blocks = 1  # ... and claims of routes the other seats' tickets need in the first `block_worlds` worlds
     block_worlds = 8  # (`ttr.bots.blocking`; the search then plays on those worlds first)
+    search_draws = True  # the second card of a draw searched too, and every face-up card a first-card candidate
     replay_claims = True  # weigh dealt tickets by the claims their paths explain (`inference.ClaimReplay`, the
     # paths of `opponent_styles`)
 
@@ -116,7 +118,8 @@ class MctsBot(BaseBot):
         if len(legal) == 1:
             return legal[0]
         guide_action = self.guide.choose(view, legal)
-        if view["turn"]["phase"] in ("second_card", "tunnel_payment"):
+        phase = view["turn"]["phase"]
+        if phase == "tunnel_payment" or (phase == "second_card" and not self.search_draws):
             return guide_action
         info = InfoSet(self.game_map, view)
         rng = self.rng
@@ -271,17 +274,19 @@ class MctsBot(BaseBot):
                 if aid not in out:
                     out.append(aid)
             return out
-        if game.phase != MAIN:
-            return out
         cat = game.cat
         kind = cat.kind
+        if game.phase == SECOND_CARD and self.search_draws:
+            out.extend(aid for aid in game.legal_ids() if aid != guide)  # every card it may take
+            return out
+        if game.phase != MAIN:
+            return out
         ids = game.legal_ids()
         if cat.draw_tickets in ids and cat.draw_tickets not in out:
             out.append(cat.draw_tickets)
-        if not any(kind[aid] in (A.DRAW_DECK, A.DRAW_FACE_UP) for aid in out):
-            draws = [aid for aid in ids if kind[aid] in (A.DRAW_DECK, A.DRAW_FACE_UP)]
-            if draws:
-                out.append(draws[0])  # the blind draw when the deck has cards (greedy picks the second card)
+        draws = [aid for aid in ids if kind[aid] in (A.DRAW_DECK, A.DRAW_FACE_UP)]
+        if draws and not any(kind[aid] in (A.DRAW_DECK, A.DRAW_FACE_UP) for aid in out):
+            out.append(draws[0])  # the blind draw when the deck has cards
         plan_links = {self.guide.ix.link[r] for r in self.guide._current_plan(board).routes}
         link = self.guide.ix.link
         hand = game.hands[game.current]
@@ -309,6 +314,8 @@ class MctsBot(BaseBot):
             damage = world_block_damage(worlds, self.seat, {r for r in best if r not in claimed})
             for r in sorted(damage, key=lambda r: (-damage[r], r))[:self.world_blocks]:
                 out.append(best[r][1])
+        if self.search_draws:  # each face-up card too
+            out.extend(aid for aid in draws if aid not in out)
         return out
 
     def _blocks(self, belief: TicketBelief, game: Game, routes: list[int]) -> list[int]:
