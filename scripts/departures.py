@@ -60,9 +60,11 @@ def with_real_tickets(world: Game, real: Game, seat: int) -> Game:
 
 
 def kind(action: dict[str, Any]) -> str:
-    """A short name of an action's kind."""
+    """A short name of an action's kind (a card draw says where from: `draw deck` or `draw face_up`)."""
     name = str(action["action"])
-    return {"draw_card": "draw", "claim_route": "claim", "keep_tickets": "keep"}.get(name, name)
+    if name == "draw_card":
+        return f"draw {action['from']}"
+    return {"claim_route": "claim", "keep_tickets": "keep"}.get(name, name)
 
 
 class Probe(MctsBot):

@@ -49,3 +49,11 @@ def test_the_real_tickets_replace_the_sampled_ones_and_every_ticket_stays_once(m
         for q in range(1, players):
             assert sorted(world.tickets[q]) == sorted(game.tickets[q])
     assert changed  # the sampled worlds did deal other tickets, so the swap was tested
+
+
+def test_a_departure_kind_says_where_a_card_comes_from() -> None:
+    kind = load_script().kind
+    assert kind({"action": "draw_card", "from": "deck"}) == "draw deck"
+    assert kind({"action": "draw_card", "from": "face_up", "card": "red"}) == "draw face_up"
+    assert kind({"action": "claim_route", "route": "Paris-Brest"}) == "claim"
+    assert kind({"action": "draw_tickets"}) == "draw_tickets"
