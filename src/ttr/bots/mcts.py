@@ -284,8 +284,9 @@ class MctsBot(BaseBot):
         ids = game.legal_ids()
         if cat.draw_tickets in ids and cat.draw_tickets not in out:
             out.append(cat.draw_tickets)
-        draws = [aid for aid in ids if kind[aid] in (A.DRAW_DECK, A.DRAW_FACE_UP)]
-        if draws and not any(kind[aid] in (A.DRAW_DECK, A.DRAW_FACE_UP) for aid in out):
+        is_draw = (A.DRAW_DECK, A.DRAW_FACE_UP)
+        draws = [aid for aid in ids if kind[aid] in is_draw]
+        if draws and kind[guide] not in is_draw:
             out.append(draws[0])  # the blind draw when the deck has cards
         plan_links = {self.guide.ix.link[r] for r in self.guide._current_plan(board).routes}
         link = self.guide.ix.link
