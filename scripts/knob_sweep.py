@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Sweep greedy's tuning knobs: `scripts/knob_sweep.py MAP [--against BOTS] [--configs N | --neighbours]
+[--base JSON] [--games G] [--seed S] [--jobs J] [--out FILE]`.
+
+Each *config* is a set of `GreedyBot` knobs (class attributes such as `overhead` or `points_weight`) laid
+over greedy's own knobs for MAP (`GreedyBot.map_knobs`). The first config is `--base` (default: greedy
+as it is); then `--configs N` random configs drawn from `SPACE` (seeded by `--seed`), or with
+`--neighbours` every config one step from the base along one knob of `SPACE`. Each config plays G
+two-player games (seeds S, S+1, ...; it moves first in even games) against each bot of `--against`
+(default: the four FDG 2017 agents and `greedy_long`), so every config meets the same deals. One line per
+config: its win rate against each bot (a shared win counts half) and the lowest against the paper agents;
+with `--out`, the same as a JSON line appended to FILE.
+
+Session 13 used it to ask whether greedy can beat every paper agent in 70% of two-player New York games
+(docs/bots.md, "Session 13").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from ttr.bots import BOTS, make_bot, play_game
+from ttr.bots.base import Bot
+from ttr.bots.greedy import GreedyBot
+from ttr.engine import final_score
+from ttr.maps import load_map
+
+PAPER_AGENTS = ("route_focus", "destination_hungry", "one_step_thinker", "long_route_junkie")
+AGAINST = (*PAPER_AGENTS, "greedy_long")
+
+SPACE: dict[str, list[Any]] = {
+    "overhead": [0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.3],
+    "points_weight": [0.3, 0.5, 0.7, 0.9, 1.1, 1.3, 1.6],
+    "attraction_cost": [0.0, 0.2, 0.5, 0.8, 1.2],
+    "setup_cap": [0.6, 0.75, 0.8, 0.9, 1.0],
+    "draws_tickets": [True, False],
+    "hand_weight": [0.0, 0.1, 0.2, 0.4, 0.6],
+    "train_share": [0.5, 0.65, 0.8, 1.0, 1.2],
+    "long_min": [1, 2, 3, 4],
+    "ticket_draw_mine": [0.15, 0.25, 0.35],
+}
+"""The values a random config draws each knob from (and the steps of `--neighbours`)."""
+
+
+def greedy_with(knobs: dict[str, Any], map_name: str, seat: int, seed: int) -> Bot:
+    """Greedy for `map_name` with `knobs` laid over its own knobs there (`ValueError` for an unknown knob)."""
+    merged = {**GreedyBot.map_knobs.get(map_name, {}), **knobs}
+    variant: type[GreedyBot] = type("GreedyVariant", (GreedyBot,), {"map_knobs": {map_name: merged}})
+    return variant(load_map(map_name), seat, seed)
+
+
+def one_game(args: tuple[str, dict[str, Any], str, int]) -> float:
+    """The config's share of the win in one two-player game against `opponent` (it moves first in even seeds)."""
+    map_name, knobs, opponent, seed = args
+    game_map = load_map(map_name)
+    mine = seed % 2
+    bots = [greedy_with(knobs, map_name, s, seed) if s == mine else make_bot(opponent, game_map, s, seed)
+            for s in range(2)]
+    game = play_game(game_map, bots, seed)
+    winners = final_score(game).winners
+    return 1 / len(winners) if game.players[mine] in winners else 0.0
+
+
+def configs(base: dict[str, Any], count: int, neighbours: bool, seed: int) -> list[dict[str, Any]]:
+    """The base, then `count` random configs or (with `neighbours`) the base moved one step along each knob."""
+    out = [dict(base)]
+    if neighbours:
+        for knob, values in SPACE.items():
+            current = base.get(knob, getattr(GreedyBot, knob))
+            i = values.index(current) if current in values else -1
+            steps = [values[j] for j in (i - 1, i + 1) if 0 <= j < len(values)] if i >= 0 else values
+            out += [{**base, knob: value} for value in steps]
+    else:
+        rng = random.Random(seed)
+        out += [{knob: rng.choice(values) for knob, values in SPACE.items()} for _ in range(count)]
+    return out
+
+
+def evaluate(map_name: str, knobs: dict[str, Any], against: list[str], games: int, seed: int,
+             pool: ProcessPoolExecutor | None) -> dict[str, float]:
+    """Per opponent, the config's win rate over `games` games (seeds `seed`...)."""
+    result = {}
+    for opponent in against:
+        work = [(map_name, knobs, opponent, seed + i) for i in range(games)]
+        wins = list(pool.map(one_game, work, chunksize=25)) if pool else [one_game(w) for w in work]
+        result[opponent] = sum(wins) / games
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the sweep and print a line per config."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("map")
+    p.add_argument("--against", default=",".join(AGAINST), help="comma-separated bot names")
+    p.add_argument("--configs", type=int, default=20, help="random configs after the base")
+    p.add_argument("--neighbours", action="store_true", help="the base's one-step neighbours instead")
+    p.add_argument("--base", default="{}", help="the first config, as a JSON object of knobs")
+    p.add_argument("--games", type=int, default=1000, help="games per config and opponent")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--out", help="append a JSON line per config to this file")
+    args = p.parse_args(argv)
+    against = [name.strip() for name in args.against.split(",") if name.strip()]
+    unknown = [name for name in against if name not in BOTS]
+    if unknown:
+        p.error(f"unknown bot(s) {', '.join(unknown)} (known: {', '.join(BOTS)})")
+    try:
+        base = json.loads(args.base)
+    except json.JSONDecodeError as error:
+        p.error(f"--base is not JSON: {error}")
+    if not isinstance(base, dict):
+        p.error("--base must be a JSON object of knobs")
+    try:
+        greedy_with(base, args.map, 0, 0)
+    except (ValueError, KeyError) as error:
+        p.error(str(error))
+    paper = [name for name in against if name in PAPER_AGENTS]
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    try:
+        for knobs in configs(base, args.configs, args.neighbours, args.seed):
+            rates = evaluate(args.map, knobs, against, args.games, args.seed, pool)
+            lowest = min((rates[name] for name in paper), default=None)
+            cells = "  ".join(f"{name} {rate:.3f}" for name, rate in rates.items())
+            low = f"lowest paper {lowest:.3f}  " if lowest is not None else ""
+            print(f"{low}{cells}  {json.dumps(knobs)}", flush=True)
+            if args.out:
+                with open(args.out, "a", encoding="utf-8") as out:
+                    out.write(json.dumps({"knobs": knobs, "rates": rates, "lowest_paper": lowest}) + "\n")
+    finally:
+        if pool:
+            pool.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""`scripts/knob_sweep.py`: greedy with knobs laid over its own, the configs it sweeps, and whole runs that
+give the same figures from the same seed."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from ttr.bots.greedy import GreedyBot
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "knob_sweep.py"
+
+
+def load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("knob_sweep", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_config_is_laid_over_greedy_and_an_unknown_knob_is_named() -> None:
+    script = load_script()
+    bot = script.greedy_with({"overhead": 1.3, "draws_tickets": False}, "new_york", 0, 1)
+    assert isinstance(bot, GreedyBot)
+    assert (bot.overhead, bot.draws_tickets) == (1.3, False)
+    assert bot.points_weight == GreedyBot.points_weight  # knobs not in the config are greedy's own
+    with pytest.raises(ValueError, match="no_such_knob"):
+        script.greedy_with({"no_such_knob": 1}, "europe", 0, 1)
+
+
+def test_neighbours_move_one_knob_one_step_and_random_configs_come_from_the_space() -> None:
+    script = load_script()
+    base = {"overhead": 0.8, "long_min": 1}
+    neighbours = script.configs(base, 0, True, 0)
+    assert neighbours[0] == base
+    def knob(config: Mapping[str, object], k: str) -> object:
+        return config.get(k, getattr(GreedyBot, k))
+
+    for config in neighbours[1:]:
+        changed = [k for k in script.SPACE if knob(config, k) != knob(base, k)]
+        assert len(changed) == 1
+    assert {"overhead": 0.6, "long_min": 1} in neighbours and {"overhead": 1.0, "long_min": 1} in neighbours
+    assert {"overhead": 0.8, "long_min": 2} in neighbours
+    assert not any(c.get("long_min") == 0 for c in neighbours)  # no step below the space's first value
+    drawn = script.configs({}, 5, False, 7)
+    assert len(drawn) == 6 and drawn == script.configs({}, 5, False, 7)
+    assert all(c[k] in script.SPACE[k] for c in drawn[1:] for k in c)
+
+
+def test_a_run_prints_a_line_per_config_and_the_same_seed_gives_the_same_figures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = load_script()
+    out = tmp_path / "sweep.jsonl"
+    argv = ["new_york", "--against", "random,route_focus", "--configs", "1", "--games", "4", "--seed", "3"]
+    assert script.main([*argv, "--out", str(out)]) == 0
+    first = capsys.readouterr().out.splitlines()
+    assert len(first) == 2 and all(line.startswith("lowest paper ") for line in first)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [set(r["rates"]) for r in rows] == [{"random", "route_focus"}] * 2
+    assert rows[0]["knobs"] == {} and rows[0]["lowest_paper"] == rows[0]["rates"]["route_focus"]
+    assert all(0.0 <= rate <= 1.0 for r in rows for rate in r["rates"].values())
+    assert rows[0]["rates"]["random"] == 1.0  # greedy beats random in every one of the 4 deals
+    assert script.main(argv) == 0
+    assert capsys.readouterr().out.splitlines() == first
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--base", "{oops"], "--base is not JSON"),
+    (["--base", "[1]"], "a JSON object"),
+    (["--base", '{"no_such_knob": 1}'], "no_such_knob"),
+    (["--against", "nobody"], "unknown bot"),
+])
+def test_bad_arguments_are_refused_with_the_problem_named(
+        args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    script = load_script()
+    with pytest.raises(SystemExit) as stop:
+        script.main(["new_york", "--games", "1", *args])
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
