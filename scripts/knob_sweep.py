@@ -48,10 +48,12 @@ SPACE: dict[str, list[Any]] = {
 
 
 def greedy_with(knobs: dict[str, Any], map_name: str, seat: int, seed: int) -> Bot:
-    """Greedy for `map_name` with `knobs` laid over its own knobs there (`ValueError` for an unknown knob)."""
-    merged = {**GreedyBot.map_knobs.get(map_name, {}), **knobs}
-    variant: type[GreedyBot] = type("GreedyVariant", (GreedyBot,), {"map_knobs": {map_name: merged}})
-    return variant(load_map(map_name), seat, seed)
+    """Greedy for map `map_name` (a name or a map file) with `knobs` laid over its own knobs there
+    (`ValueError` for an unknown knob)."""
+    game_map = load_map(map_name)
+    merged = {**GreedyBot.map_knobs.get(game_map.name, {}), **knobs}
+    variant: type[GreedyBot] = type("GreedyVariant", (GreedyBot,), {"map_knobs": {game_map.name: merged}})
+    return variant(game_map, seat, seed)
 
 
 def one_game(args: tuple[str, dict[str, Any], str, int]) -> float:
@@ -67,7 +69,8 @@ def one_game(args: tuple[str, dict[str, Any], str, int]) -> float:
 
 
 def configs(base: dict[str, Any], count: int, neighbours: bool, seed: int) -> list[dict[str, Any]]:
-    """The base, then `count` random configs or (with `neighbours`) the base moved one step along each knob."""
+    """The base, then `count` random configs or (with `neighbours`) the base moved one step along each knob
+    of `SPACE` (a knob whose base value is not in `SPACE` is tried at each of its values)."""
     out = [dict(base)]
     if neighbours:
         for knob, values in SPACE.items():
@@ -117,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--base must be a JSON object of knobs")
     try:
         greedy_with(base, args.map, 0, 0)
-    except (ValueError, KeyError) as error:
+    except ValueError as error:  # an unknown knob or map (`ttr.errors` are ValueErrors)
         p.error(str(error))
     paper = [name for name in against if name in PAPER_AGENTS]
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None

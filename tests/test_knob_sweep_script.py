@@ -71,15 +71,16 @@ def test_a_run_prints_a_line_per_config_and_the_same_seed_gives_the_same_figures
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--base", "{oops"], "--base is not JSON"),
-    (["--base", "[1]"], "a JSON object"),
-    (["--base", '{"no_such_knob": 1}'], "no_such_knob"),
-    (["--against", "nobody"], "unknown bot"),
+    (["new_york", "--base", "{oops"], "--base is not JSON"),
+    (["new_york", "--base", "[1]"], "a JSON object"),
+    (["new_york", "--base", '{"no_such_knob": 1}'], "no_such_knob"),
+    (["new_york", "--against", "nobody"], "unknown bot"),
+    (["atlantis"], "unknown map"),
 ])
 def test_bad_arguments_are_refused_with_the_problem_named(
         args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     script = load_script()
     with pytest.raises(SystemExit) as stop:
-        script.main(["new_york", "--games", "1", *args])
+        script.main([*args, "--games", "1"])
     assert stop.value.code == 2
     assert message in capsys.readouterr().err
