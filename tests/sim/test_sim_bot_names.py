@@ -38,3 +38,32 @@ def test_the_levels_people_play_are_the_ladder_of_bots() -> None:
     assert {level: type(bot) for level, bot in bots.items()} == {
         "easy": LongRouteJunkie, "medium": GreedyBot, "hard": GreedyLong, "expert": MctsExpert}
     assert getattr(bots["expert"], "time_limit", None) == 0.5
+
+
+@pytest.mark.parametrize(("spec", "seconds"), [("mcts:2s", 2.0), ("mcts:0.25s", 0.25), ("mcts:.1s", 0.1)])
+def test_mcts_seconds_per_decision(spec: str, seconds: float) -> None:
+    bot = make_bot(spec, load_map("new_york"), 0, 5)
+    assert isinstance(bot, MctsBot)
+    assert (bot.time_limit, bot.iterations) == (seconds, None)
+
+
+def test_a_seconds_budget_searches_and_plays_a_legal_move() -> None:
+    from ttr.engine import Game, seat_view
+
+    game_map = load_map("new_york")
+    game = Game.new(game_map, ["a", "b"], seed=4)
+    while game.phase_name != "main":  # both seats keep their tickets first
+        game.apply(game.legal_actions()[0])
+    bot = make_bot("mcts:0.05s", game_map, game.current, 4)
+    legal = game.legal_actions()
+    action = bot.choose(seat_view(game, game.current), legal)
+    assert action in legal
+    assert isinstance(bot, MctsBot) and bot.last_iterations >= 2  # at least one world for two candidates
+
+
+@pytest.mark.parametrize("spec", ["mcts:0s", "mcts:-1s", "mcts:nans", "mcts:infs", "mcts:1e3s", "mcts:601s",
+                                  "mcts:s", "mcts: 2s", "mcts:2ss", "mcts:1_0s"])
+def test_bad_mcts_seconds_are_refused_by_name(spec: str) -> None:
+    with pytest.raises(ValueError, match=r"seconds per decision such as 0\.5s") as error:
+        make_bot(spec, load_map("europe"), 0, 0)
+    assert spec in str(error.value)

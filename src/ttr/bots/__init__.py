@@ -4,11 +4,13 @@
 line to `BOTS` (name -> a factory `(game_map, seat, seed) -> Bot`, usually the class). Bot specs with an
 argument (`prefix:argument`) go in `PREFIXES` (prefix -> `(argument, game_map, seat, seed) -> Bot`):
 `cmd:COMMAND` (a program, `ttr.bots.cmd_bot`) and `mcts:LEVEL` or `mcts:N` (MCTS with `MCTS_LEVELS[LEVEL]` or N
-playouts per decision and no time limit, so reproducible from the seed).
+playouts per decision and no time limit, so reproducible from the seed), or `mcts:Ts` (T seconds of CPU per
+decision, as `mcts` has 0.5 s).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from ttr.bots.base import BaseBot, Bot, BotContext, BotFactory, IllegalBotActionError, play_game
@@ -41,15 +43,32 @@ MCTS_LEVELS: dict[str, int] = {"easy": 4, "medium": 25, "hard": 300,
                                "expert": MctsExpert.iterations or 1500}
 
 
+MAX_MCTS_SECONDS = 600.0  # the longest time budget `mcts:Ts` accepts per decision
+
+
 def make_mcts_bot(argument: str, game_map: GameMap, seat: int, seed: int) -> Bot:
-    """`mcts:LEVEL` (easy 4, medium 25, hard 300, expert 1500 playouts per decision) or `mcts:N` playouts."""
+    """`mcts:LEVEL` (easy 4, medium 25, hard 300, expert 1500 playouts per decision), `mcts:N` playouts, or
+    `mcts:Ts` (e.g. `mcts:2s`, `mcts:0.25s`): T seconds of CPU per decision, as `mcts` has 0.5 s."""
     iterations = MCTS_LEVELS.get(argument)
-    if iterations is None:
-        if not argument.isdigit() or int(argument) < 1:
-            levels = ", ".join(MCTS_LEVELS)
-            raise ValueError(f"mcts:{argument}: give a level ({levels}) or a positive number of iterations")
-        iterations = int(argument)
-    return MctsBot(game_map, seat, seed, iterations=iterations)
+    if iterations is not None:
+        return MctsBot(game_map, seat, seed, iterations=iterations)
+    if argument.isdigit() and int(argument) >= 1:
+        return MctsBot(game_map, seat, seed, iterations=int(argument))
+    if argument.endswith("s"):
+        seconds = _seconds(argument[:-1])
+        if seconds is not None:
+            return MctsBot(game_map, seat, seed, time_limit=seconds)
+    levels = ", ".join(MCTS_LEVELS)
+    raise ValueError(f"mcts:{argument}: give a level ({levels}), a positive number of iterations, or seconds "
+                     f"per decision such as 0.5s (more than 0, at most {MAX_MCTS_SECONDS:g})")
+
+
+def _seconds(text: str) -> float | None:
+    """`text` as a time budget in seconds, or None when it is not a number in (0, MAX_MCTS_SECONDS]."""
+    if not re.fullmatch(r"\d+(\.\d*)?|\.\d+", text):
+        return None
+    seconds = float(text)
+    return seconds if 0 < seconds <= MAX_MCTS_SECONDS else None
 
 
 PREFIXES: dict[str, Callable[[str, GameMap, int, int], Bot]] = {

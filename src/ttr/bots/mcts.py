@@ -38,7 +38,7 @@ would at this budget: a full greedy playout costs about 21 ms in two-player Euro
 Budgets: `iterations` playouts per decision (reproducible) or `time_limit` seconds (`mcts`: 0.5 s; it stops
 before a world that would overrun it, so every candidate has the same worlds). The time is the CPU time of the thread
 (`time.thread_time`): on an idle core the same as wall time, and on a loaded machine the search still gets
-its 0.5 s of one core, only later. `mcts:N` is N playouts per decision.
+its 0.5 s of one core, only later. `mcts:N` is N playouts per decision, `mcts:Ts` T seconds.
 """
 
 from __future__ import annotations
