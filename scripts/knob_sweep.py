@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
-"""Sweep greedy's tuning knobs: `scripts/knob_sweep.py MAP [--against BOTS] [--configs N | --neighbours]
-[--base JSON] [--games G] [--seed S] [--jobs J] [--out FILE]`.
+"""Sweep greedy's tuning knobs: `scripts/knob_sweep.py MAP [--bot BOT] [--against BOTS] [--configs N |
+--neighbours] [--base JSON] [--games G] [--seed S] [--jobs J] [--out FILE]`.
 
 Each *config* is a set of `GreedyBot` knobs (class attributes such as `overhead` or `points_weight`) laid
-over greedy's own knobs for MAP (`GreedyBot.map_knobs`). The first config is `--base` (default: greedy
-as it is); then `--configs N` random configs drawn from `SPACE` (seeded by `--seed`), or with
-`--neighbours` every config one step from the base along one knob of `SPACE`. Each config plays G
-two-player games (seeds S, S+1, ...; it moves first in even games) against each bot of `--against`
-(default: the four FDG 2017 agents and `greedy_long`), so every config meets the same deals. One line per
-config: its win rate against each bot (a shared win counts half) and the lowest against the paper agents;
-with `--out`, the same as a JSON line appended to FILE.
+over the knobs `--bot` (default greedy; or a variant such as `greedy_long`) has for MAP (its `map_knobs`).
+The first config is `--base` (default: the bot as it is); then `--configs N` random configs drawn from
+`SPACE` (seeded by `--seed`), or with `--neighbours` every config one step from the base along one knob of
+`SPACE`. Each config plays G two-player games (seeds S, S+1, ...; it moves first in even games) against
+each bot of `--against` (default: the four FDG 2017 agents and `greedy_long`), so every config meets the
+same deals. One line per config: its win rate against each bot (a shared win counts half) and the lowest
+against the paper agents; with `--out`, the same as a JSON line appended to FILE.
 
-Session 13 used it to ask whether greedy can beat every paper agent in 70% of two-player New York games
-(docs/bots.md, "Session 13").
+Session 13 used it to ask whether greedy can beat every paper agent in 70% of two-player New York games,
+and to tune `greedy_long` against greedy in two-player Europe (docs/bots.md, "Session 13").
 """
 
 from __future__ import annotations
@@ -43,39 +43,51 @@ SPACE: dict[str, list[Any]] = {
     "train_share": [0.5, 0.65, 0.8, 1.0, 1.2],
     "long_min": [1, 2, 3, 4],
     "ticket_draw_mine": [0.15, 0.25, 0.35],
+    "ticket_draw_others": [0.3, 0.35, 0.45],
+    "express_weight": [0.25, 0.5, 1.0, 1.5],
+    "tunnel_penalty": [0.3, 0.8, 1.5],
+    "ferry_penalty": [1.0, 2.0, 3.0],
+    "borrow_cost": [6.0, 9.0, 12.0],
 }
-"""The values a random config draws each knob from (and the steps of `--neighbours`)."""
+"""The values a random config draws each knob from (and the steps of `--neighbours`). The last four only
+matter in Europe (the longest-path bonus, tunnels, ferries, stations)."""
 
 
-def greedy_with(knobs: dict[str, Any], map_name: str, seat: int, seed: int) -> Bot:
-    """Greedy for map `map_name` (a name or a map file) with `knobs` laid over its own knobs there
-    (`ValueError` for an unknown knob)."""
+def tuned(bot: str, knobs: dict[str, Any], map_name: str, seat: int, seed: int) -> GreedyBot:
+    """Bot `bot` (greedy or one of its variants, e.g. `greedy_long`) for map `map_name` (a name or a map file)
+    with `knobs` laid over its own knobs there (`ValueError` for an unknown knob or map, or a bot without knobs)."""
     game_map = load_map(map_name)
-    merged = {**GreedyBot.map_knobs.get(game_map.name, {}), **knobs}
-    variant: type[GreedyBot] = type("GreedyVariant", (GreedyBot,), {"map_knobs": {game_map.name: merged}})
+    base = BOTS.get(bot)
+    if not (isinstance(base, type) and issubclass(base, GreedyBot)):
+        raise ValueError(f"--bot {bot!r} has no knobs: give greedy or one of its variants (e.g. greedy_long)")
+    merged = {**base.map_knobs.get(game_map.name, {}), **knobs}
+    variant: type[GreedyBot] = type(f"{base.__name__}Variant", (base,), {"map_knobs": {**base.map_knobs,
+                                                                                       game_map.name: merged}})
     return variant(game_map, seat, seed)
 
 
-def one_game(args: tuple[str, dict[str, Any], str, int]) -> float:
+def one_game(args: tuple[str, str, dict[str, Any], str, int]) -> float:
     """The config's share of the win in one two-player game against `opponent` (it moves first in even seeds)."""
-    map_name, knobs, opponent, seed = args
+    map_name, bot, knobs, opponent, seed = args
     game_map = load_map(map_name)
     mine = seed % 2
-    bots = [greedy_with(knobs, map_name, s, seed) if s == mine else make_bot(opponent, game_map, s, seed)
-            for s in range(2)]
+    bots: list[Bot] = [tuned(bot, knobs, map_name, s, seed) if s == mine else make_bot(opponent, game_map, s, seed)
+                       for s in range(2)]
     game = play_game(game_map, bots, seed)
     winners = final_score(game).winners
     return 1 / len(winners) if game.players[mine] in winners else 0.0
 
 
-def configs(base: dict[str, Any], count: int, neighbours: bool, seed: int) -> list[dict[str, Any]]:
+def configs(base: dict[str, Any], count: int, neighbours: bool, seed: int,
+            current: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The base, then `count` random configs or (with `neighbours`) the base moved one step along each knob
-    of `SPACE` (a knob whose base value is not in `SPACE` is tried at each of its values)."""
+    of `SPACE` from its `current` value (the bot's own with the base laid over; default greedy's class
+    values; a value not in `SPACE` is moved to each of the knob's values)."""
     out = [dict(base)]
     if neighbours:
         for knob, values in SPACE.items():
-            current = base.get(knob, getattr(GreedyBot, knob))
-            i = values.index(current) if current in values else -1
+            now = (current or {}).get(knob, base.get(knob, getattr(GreedyBot, knob)))
+            i = values.index(now) if now in values else -1
             steps = [values[j] for j in (i - 1, i + 1) if 0 <= j < len(values)] if i >= 0 else values
             out += [{**base, knob: value} for value in steps]
     else:
@@ -84,12 +96,12 @@ def configs(base: dict[str, Any], count: int, neighbours: bool, seed: int) -> li
     return out
 
 
-def evaluate(map_name: str, knobs: dict[str, Any], against: list[str], games: int, seed: int,
+def evaluate(map_name: str, bot: str, knobs: dict[str, Any], against: list[str], games: int, seed: int,
              pool: ProcessPoolExecutor | None) -> dict[str, float]:
     """Per opponent, the config's win rate over `games` games (seeds `seed`...)."""
     result = {}
     for opponent in against:
-        work = [(map_name, knobs, opponent, seed + i) for i in range(games)]
+        work = [(map_name, bot, knobs, opponent, seed + i) for i in range(games)]
         wins = list(pool.map(one_game, work, chunksize=25)) if pool else [one_game(w) for w in work]
         result[opponent] = sum(wins) / games
     return result
@@ -99,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the sweep and print a line per config."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("map")
+    p.add_argument("--bot", default="greedy", help="the bot whose knobs are swept: greedy (default) or a variant")
     p.add_argument("--against", default=",".join(AGAINST), help="comma-separated bot names")
     p.add_argument("--configs", type=int, default=20, help="random configs after the base")
     p.add_argument("--neighbours", action="store_true", help="the base's one-step neighbours instead")
@@ -119,14 +132,15 @@ def main(argv: list[str] | None = None) -> int:
     if not isinstance(base, dict):
         p.error("--base must be a JSON object of knobs")
     try:
-        greedy_with(base, args.map, 0, 0)
-    except ValueError as error:  # an unknown knob or map (`ttr.errors` are ValueErrors)
+        probe = tuned(args.bot, base, args.map, 0, 0)
+    except ValueError as error:  # an unknown knob, map or bot (`ttr.errors` are ValueErrors)
         p.error(str(error))
+    current = {knob: getattr(probe, knob) for knob in SPACE}
     paper = [name for name in against if name in PAPER_AGENTS]
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
-        for knobs in configs(base, args.configs, args.neighbours, args.seed):
-            rates = evaluate(args.map, knobs, against, args.games, args.seed, pool)
+        for knobs in configs(base, args.configs, args.neighbours, args.seed, current):
+            rates = evaluate(args.map, args.bot, knobs, against, args.games, args.seed, pool)
             lowest = min((rates[name] for name in paper), default=None)
             cells = "  ".join(f"{name} {rate:.3f}" for name, rate in rates.items())
             low = f"lowest paper {lowest:.3f}  " if lowest is not None else ""

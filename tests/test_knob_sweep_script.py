@@ -12,6 +12,7 @@ from types import ModuleType
 import pytest
 
 from ttr.bots.greedy import GreedyBot
+from ttr.bots.styles import GreedyLong
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "knob_sweep.py"
 
@@ -24,14 +25,21 @@ def load_script() -> ModuleType:
     return module
 
 
-def test_a_config_is_laid_over_greedy_and_an_unknown_knob_is_named() -> None:
+def test_a_config_is_laid_over_the_bots_own_knobs_and_an_unknown_knob_is_named() -> None:
     script = load_script()
-    bot = script.greedy_with({"overhead": 1.3, "draws_tickets": False}, "new_york", 0, 1)
-    assert isinstance(bot, GreedyBot)
+    bot = script.tuned("greedy", {"overhead": 1.3, "draws_tickets": False}, "new_york", 0, 1)
+    assert type(bot).__mro__[1] is GreedyBot
     assert (bot.overhead, bot.draws_tickets) == (1.3, False)
     assert bot.points_weight == GreedyBot.points_weight  # knobs not in the config are greedy's own
+    long = script.tuned("greedy_long", {"overhead": 0.0}, "new_york", 0, 1)
+    assert isinstance(long, GreedyLong)
+    assert (long.overhead, long.points_weight) == (0.0, GreedyLong.points_weight)
+    assert long.attraction_cost == GreedyLong.map_knobs["new_york"]["attraction_cost"]  # its New York knobs stay
+    assert script.tuned("greedy_long", {}, "europe", 0, 1).attraction_cost == GreedyBot.attraction_cost
     with pytest.raises(ValueError, match="no_such_knob"):
-        script.greedy_with({"no_such_knob": 1}, "europe", 0, 1)
+        script.tuned("greedy", {"no_such_knob": 1}, "europe", 0, 1)
+    with pytest.raises(ValueError, match="has no knobs"):
+        script.tuned("route_focus", {}, "europe", 0, 1)
 
 
 def test_neighbours_move_one_knob_one_step_and_random_configs_come_from_the_space() -> None:
@@ -48,6 +56,8 @@ def test_neighbours_move_one_knob_one_step_and_random_configs_come_from_the_spac
     assert {"overhead": 0.6, "long_min": 1} in neighbours and {"overhead": 1.0, "long_min": 1} in neighbours
     assert {"overhead": 0.8, "long_min": 2} in neighbours
     assert not any(c.get("long_min") == 0 for c in neighbours)  # no step below the space's first value
+    long = script.configs({}, 0, True, 0, {"points_weight": GreedyLong.points_weight})  # from the bot's own values
+    assert {"points_weight": 0.7} in long and {"points_weight": 1.1} in long
     drawn = script.configs({}, 5, False, 7)
     assert len(drawn) == 6 and drawn == script.configs({}, 5, False, 7)
     assert all(c[k] in script.SPACE[k] for c in drawn[1:] for k in c)
@@ -76,6 +86,7 @@ def test_a_run_prints_a_line_per_config_and_the_same_seed_gives_the_same_figures
     (["new_york", "--base", '{"no_such_knob": 1}'], "no_such_knob"),
     (["new_york", "--against", "nobody"], "unknown bot"),
     (["atlantis"], "unknown map"),
+    (["europe", "--bot", "random"], "has no knobs"),
 ])
 def test_bad_arguments_are_refused_with_the_problem_named(
         args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
