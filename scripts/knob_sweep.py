@@ -121,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--out", help="append a JSON line per config to this file")
     args = p.parse_args(argv)
+    if args.games < 1:
+        p.error("--games must be at least 1")
     against = [name.strip() for name in args.against.split(",") if name.strip()]
     unknown = [name for name in against if name not in BOTS]
     if unknown:

@@ -87,11 +87,12 @@ def test_a_run_prints_a_line_per_config_and_the_same_seed_gives_the_same_figures
     (["new_york", "--against", "nobody"], "unknown bot"),
     (["atlantis"], "unknown map"),
     (["europe", "--bot", "random"], "has no knobs"),
+    (["new_york", "--games", "0"], "--games must be at least 1"),
 ])
 def test_bad_arguments_are_refused_with_the_problem_named(
         args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     script = load_script()
     with pytest.raises(SystemExit) as stop:
-        script.main([*args, "--games", "1"])
+        script.main(["--games", "1", *args])  # a later --games wins
     assert stop.value.code == 2
     assert message in capsys.readouterr().err
