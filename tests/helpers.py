@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
 from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Action, Game
 from ttr.engine.game import MAIN
@@ -101,3 +106,16 @@ def card_total(game: Game) -> int:
         tunnel = game.map.routes[game.t_route].length + len(game.t_revealed)
     return (len(game.deck) + len(game.discard) + sum(1 for c in game.face_up if c >= 0)
             + sum(sum(h) for h in game.hands) + tunnel)
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def load_module(relative_path: str, name: str) -> ModuleType:
+    """A file of the repository that is not in a package (a script, an example), loaded as module `name`."""
+    spec = importlib.util.spec_from_file_location(name, REPO / relative_path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses and pickling look a module up by its name
+    spec.loader.exec_module(module)
+    return module

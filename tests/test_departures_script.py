@@ -3,27 +3,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections import Counter
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from helpers import greedy_main_turn
+from helpers import greedy_main_turn, load_module
 from ttr.engine import Game, seat_view
 from ttr.engine.sample import InfoSet
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "departures.py"
-
 
 def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("departures", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module("scripts/departures.py", "departures")
 
 
 def every_ticket(game: Game) -> Counter[int]:

@@ -3,7 +3,6 @@ give the same figures from the same seed."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -11,18 +10,13 @@ from types import ModuleType
 
 import pytest
 
+from helpers import load_module
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.styles import GreedyLong
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "knob_sweep.py"
-
 
 def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("knob_sweep", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module("scripts/knob_sweep.py", "knob_sweep")
 
 
 def test_a_config_is_laid_over_the_bots_own_knobs_and_an_unknown_knob_is_named() -> None:

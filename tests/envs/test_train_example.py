@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_policy.py"
+from helpers import load_module
 
 
 def load_example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_policy_example", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look the module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_module("examples/train_policy.py", "train_policy_example")
 
 
 def test_the_training_loop_runs_and_changes_the_policy() -> None:
