@@ -7,9 +7,10 @@ over the knobs `--bot` (default greedy; or a variant such as `greedy_long`) has 
 The first config is `--base` (default: the bot as it is); then `--configs N` random configs drawn from
 `SPACE` (seeded by `--seed`), or with `--neighbours` every config one step from the base along one knob of
 `SPACE`. Each config plays G two-player games (seeds S, S+1, ...; it moves first in even games) against
-each bot of `--against` (default: the four FDG 2017 agents and `greedy_long`), so every config meets the
-same deals. One line per config: its win rate against each bot (a shared win counts half) and the lowest
-against the paper agents; with `--out`, the same as a JSON line appended to FILE.
+each bot of `--against` (default: the four FDG 2017 agents and `greedy_long`; any bot `ttr tournament
+--bots` takes, `mcts:200` or `cmd:python3 mybot.py` included), so every config meets the same deals. One
+line per config: its win rate against each bot (a shared win counts half) and the lowest against the
+paper agents; with `--out`, the same as a JSON line appended to FILE.
 
 Session 13 used it to ask whether greedy can beat every paper agent in 70% of two-player New York games,
 and to tune `greedy_long` against greedy in two-player Europe (docs/bots.md, "Session 13").
@@ -26,9 +27,10 @@ from typing import Any
 
 from ttr.bots import BOTS, make_bot, play_game
 from ttr.bots.base import Bot
+from ttr.bots.cmd_bot import end_bots
 from ttr.bots.greedy import GreedyBot
-from ttr.engine import final_score
-from ttr.maps import load_map
+from ttr.engine import Game, final_score
+from ttr.maps import GameMap, load_map
 
 PAPER_AGENTS = ("route_focus", "destination_hungry", "one_step_thinker", "long_route_junkie")
 AGAINST = (*PAPER_AGENTS, "greedy_long")
@@ -53,10 +55,11 @@ SPACE: dict[str, list[Any]] = {
 matter in Europe (the longest-path bonus, tunnels, ferries, stations)."""
 
 
-def tuned(bot: str, knobs: dict[str, Any], map_name: str, seat: int, seed: int) -> GreedyBot:
-    """Bot `bot` (greedy or one of its variants, e.g. `greedy_long`) for map `map_name` (a name or a map file)
-    with `knobs` laid over its own knobs there (`ValueError` for an unknown knob or map, or a bot without knobs)."""
-    game_map = load_map(map_name)
+def tuned(bot: str, knobs: dict[str, Any], map_name: str | GameMap, seat: int, seed: int) -> GreedyBot:
+    """Bot `bot` (greedy or one of its variants, e.g. `greedy_long`) for `map_name` (a map, a map's name or a
+    map file) with `knobs` laid over its own knobs there (`ValueError` for an unknown knob or map, or a bot
+    without knobs)."""
+    game_map = map_name if isinstance(map_name, GameMap) else load_map(map_name)
     base = BOTS.get(bot)
     if not (isinstance(base, type) and issubclass(base, GreedyBot)):
         raise ValueError(f"--bot {bot!r} has no knobs: give greedy or one of its variants (e.g. greedy_long)")
@@ -71,10 +74,15 @@ def one_game(args: tuple[str, str, dict[str, Any], str, int]) -> float:
     map_name, bot, knobs, opponent, seed = args
     game_map = load_map(map_name)
     mine = seed % 2
-    bots: list[Bot] = [tuned(bot, knobs, map_name, s, seed) if s == mine else make_bot(opponent, game_map, s, seed)
-                       for s in range(2)]
-    game = play_game(game_map, bots, seed)
-    winners = final_score(game).winners
+    bots: list[Bot] = []
+    game: Game | None = None
+    try:
+        for s in range(2):
+            bots.append(tuned(bot, knobs, game_map, s, seed) if s == mine else make_bot(opponent, game_map, s, seed))
+        game = play_game(game_map, bots, seed)
+        winners = final_score(game).winners
+    finally:
+        end_bots(bots, game)  # a `cmd:` opponent's program is told the result and closed
     return 1 / len(winners) if game.players[mine] in winners else 0.0
 
 
@@ -112,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("map")
     p.add_argument("--bot", default="greedy", help="the bot whose knobs are swept: greedy (default) or a variant")
-    p.add_argument("--against", default=",".join(AGAINST), help="comma-separated bot names")
+    p.add_argument("--against", default=",".join(AGAINST),
+                   help="comma-separated bots, as `ttr tournament --bots` names them (e.g. mcts:200, cmd:...)")
     p.add_argument("--configs", type=int, default=20, help="random configs after the base")
     p.add_argument("--neighbours", action="store_true", help="the base's one-step neighbours instead")
     p.add_argument("--base", default="{}", help="the first config, as a JSON object of knobs")
@@ -124,9 +133,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1:
         p.error("--games must be at least 1")
     against = [name.strip() for name in args.against.split(",") if name.strip()]
-    unknown = [name for name in against if name not in BOTS]
-    if unknown:
-        p.error(f"unknown bot(s) {', '.join(unknown)} (known: {', '.join(BOTS)})")
     try:
         base = json.loads(args.base)
     except json.JSONDecodeError as error:
@@ -137,6 +143,15 @@ def main(argv: list[str] | None = None) -> int:
         probe = tuned(args.bot, base, args.map, 0, 0)
     except ValueError as error:  # an unknown knob, map or bot (`ttr.errors` are ValueErrors)
         p.error(str(error))
+    for name in against:
+        if name.startswith("cmd:"):
+            if not name[4:].strip():
+                p.error("--against: cmd: needs a command, e.g. 'cmd:python3 mybot.py'")
+            continue  # a program is started only for a game
+        try:
+            make_bot(name, probe.game_map, 1, 0)
+        except ValueError as error:
+            p.error(f"--against: {error}")
     current = {knob: getattr(probe, knob) for knob in SPACE}
     paper = [name for name in against if name in PAPER_AGENTS]
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None

@@ -4,6 +4,8 @@ give the same figures from the same seed."""
 from __future__ import annotations
 
 import json
+import shlex
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
@@ -74,11 +76,28 @@ def test_a_run_prints_a_line_per_config_and_the_same_seed_gives_the_same_figures
     assert capsys.readouterr().out.splitlines() == first
 
 
+def test_any_bot_the_tournament_names_can_be_an_opponent_a_search_or_a_program(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = load_script()
+    example = Path(__file__).resolve().parent.parent / "examples" / "bots" / "simple_bot.py"
+    program = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(example))}"
+    out = tmp_path / "sweep.jsonl"
+    argv = ["new_york", "--against", f"mcts:3,{program}", "--configs", "0", "--games", "2", "--out", str(out)]
+    assert script.main(argv) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 1 and list(rows[0]["rates"]) == ["mcts:3", program]
+    assert rows[0]["lowest_paper"] is None  # no paper agent among the opponents
+    assert all(rate in (0.0, 0.25, 0.5, 0.75, 1.0) for rate in rows[0]["rates"].values())  # 2 games, ties half
+    assert capsys.readouterr().out.count("\n") == 1
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["new_york", "--base", "{oops"], "--base is not JSON"),
     (["new_york", "--base", "[1]"], "a JSON object"),
     (["new_york", "--base", '{"no_such_knob": 1}'], "no_such_knob"),
     (["new_york", "--against", "nobody"], "unknown bot"),
+    (["new_york", "--against", "route_focus,mcts:0"], "--against: mcts:0"),
+    (["new_york", "--against", "cmd: "], "cmd: needs a command"),
     (["atlantis"], "unknown map"),
     (["europe", "--bot", "random"], "has no knobs"),
     (["new_york", "--games", "0"], "--games must be at least 1"),
