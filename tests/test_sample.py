@@ -213,3 +213,29 @@ def test_weights_make_a_ticket_likelier_without_breaking_the_view() -> None:
     sample = info.sample(rng, weights)
     assert seat_view(sample, 0) == view
     _check_accounting(game, sample)
+
+
+def test_long_held_odds_decide_how_many_long_tickets_a_seat_kept_at_setup() -> None:
+    """E-SETUP-5: a seat keeps at least 2 of its 1 long and 3 regular tickets; a model of how it keeps (odds
+    per long-ticket count) replaces the uniform deal of a keep-set, and the samples still match the view."""
+    game_map = load_map("europe")
+    game = Game.new(game_map, 2, seed=5)
+    while game.phase == CHOOSE_SETUP:  # each seat keeps 2 of its 4 tickets
+        game.apply(min((a for a in game.legal_actions() if a.kind == "keep_tickets"), key=lambda a: len(a.tickets)))
+    view = seat_view(game, 0)
+    info = InfoSet(game_map, view)
+    assert info.setup_keep(1) == 2 and info.setup_keep(0) == 2
+    rng = random.Random(4)
+
+    def longs(sample: Game) -> int:
+        return sum(game_map.tickets[t].long for t in sample.tickets[1])
+
+    uniform = Counter(longs(info.sample(rng)) for _ in range(400))
+    assert 140 < uniform[1] < 260  # a keep-set of 2 of 4 holds the long ticket half the time
+    assert {longs(info.sample(rng, None, [None, [0.0, 1.0]])) for _ in range(100)} == {1}
+    assert {longs(info.sample(rng, None, [None, [1.0, 0.0]])) for _ in range(100)} == {0}
+    skewed = Counter(longs(info.sample(rng, None, [None, [0.1, 0.9]])) for _ in range(400))
+    assert skewed[1] > 320
+    sample = info.sample(rng, None, [None, [0.0, 1.0]])
+    assert seat_view(sample, 0) == view
+    _check_accounting(game, sample)

@@ -16,8 +16,9 @@ A decision of the `mcts` bot:
 3. It samples *worlds*: full games consistent with what its seat has seen (`ttr.engine.sample.InfoSet`:
    other hands and tickets, the deck and ticket deck order are dealt at random; face-up cards, discards,
    claims, its own hand and tickets and where its returned tickets lie are as seen). The other seats'
-   tickets are weighted by how far their claims already go towards them (`ttr.bots.inference`), and each
-   world is kept from `resample` so dealt by how well its tickets explain all of each seat's claims.
+   tickets are weighted by how far their claims already go towards them (`ttr.bots.inference`), their long
+   tickets kept at setup are dealt as often as `opponent_styles` keep one (`ttr.bots.setup_prior`), and
+   each world is kept from `resample` so dealt by how well its tickets explain all of each seat's claims.
    Blind draws and tunnel reveals are chance, resolved by the world's deck.
 4. In every world it plays every candidate, then greedy for the other seats and the candidate's style
    (`GreedyLong` for all but the other styles' moves) for its own (to the end of the game, or for `depth`
@@ -54,6 +55,7 @@ from ttr.bots.inference import ClaimReplay, TicketBelief, face_up_picks
 from ttr.bots.mcts_policy import estimate
 from ttr.bots.planning import Board, sort_options
 from ttr.bots.playout import GreedyPlayout
+from ttr.bots.setup_prior import long_held_odds
 from ttr.bots.styles import GreedyLong
 from ttr.engine import Action, Game
 from ttr.engine import actions as A
@@ -90,6 +92,7 @@ class MctsBot(BaseBot):
     search_draws = True  # the second card of a draw searched too, and every face-up card a first-card candidate
     replay_claims = True  # weigh dealt tickets by the claims their paths explain (`inference.ClaimReplay`, the
     # paths of `opponent_styles`)
+    setup_prior = True  # deal the long tickets kept at setup as `opponent_styles` keep them (`setup_prior`)
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
                  time_limit: float | None = None, depth: int | None = None) -> None:
@@ -110,6 +113,7 @@ class MctsBot(BaseBot):
         self._playouts: list[list[GreedyPlayout]] = []  # per opponent style, per own style (0: the guide's)
         self._style_bots: list[GreedyBot] = []  # one bot per style, for the style's move
         self._replay: ClaimReplay | None = None  # the other seats' claims read so far (`inference.ClaimReplay`)
+        self._long_odds: dict[int, list[float]] | None = None  # per setup keep count, long tickets held (odds)
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         """The guide's move, unless the search finds a candidate clearly better on the sampled worlds."""
@@ -215,19 +219,32 @@ class MctsBot(BaseBot):
         return TicketBelief(self.guide.ix, board.owner, self.seat, board.n,
                             picks=face_up_picks(self.game_map, log, board.n), replay=replay)
 
+    def _long_held(self, info: InfoSet) -> list[list[float] | None] | None:
+        """Per seat, the odds of the long tickets among those it kept at setup, as `opponent_styles` keep
+        them (averaged over the styles; `ttr.bots.setup_prior`), or None without `setup_prior`."""
+        if not self.setup_prior or not self.game_map.rules.setup_long_tickets:
+            return None
+        if self._long_odds is None:
+            tables = [long_held_odds(self.game_map, style, info.n) for style in self.opponent_styles]
+            self._long_odds = {k: [sum(t[k][j] for t in tables) / len(tables) for j in range(len(row))]
+                               for k, row in tables[0].items()}
+        return [None if q == self.seat else self._long_odds.get(info.setup_keep(q)) for q in range(info.n)]
+
     def _world(self, info: InfoSet, rng: Any, weights: Any, belief: TicketBelief | None) -> Game:
         """A sampled world. With a belief, `resample` worlds are dealt (tickets weighted by the claims made
-        towards them) and one is kept with chances in proportion to how well each seat's dealt tickets explain
-        all of its claims (`TicketBelief.likelihood`): sampling-importance-resampling."""
+        towards them, the long ones kept at setup as `_long_held` says) and one is kept with chances in
+        proportion to how well each seat's dealt tickets explain all of its claims
+        (`TicketBelief.likelihood`): sampling-importance-resampling."""
+        long_held = self._long_held(info)
         if belief is None or self.resample <= 1:
-            return info.sample(rng, weights)
+            return info.sample(rng, weights, long_held)
         others = [q for q in range(belief.n) if q != self.seat and belief.shown(q)]
         if not others:
-            return info.sample(rng, weights)
-        kept = info.sample(rng, weights)
+            return info.sample(rng, weights, long_held)
+        kept = info.sample(rng, weights, long_held)
         total = 0.0
         for i in range(self.resample):  # a weighted reservoir of one: each world kept with chance like / total
-            world = kept if i == 0 else info.sample(rng, weights)
+            world = kept if i == 0 else info.sample(rng, weights, long_held)
             like = 1.0
             for q in others:
                 like *= belief.likelihood(q, world.tickets[q])

@@ -252,11 +252,19 @@ class InfoSet:
         self._ticket_deck_size: int = view["ticket_deck_size"]
         self._template = g
 
-    def sample(self, rng: random.Random, weights: Sequence[Sequence[float] | None] | None = None) -> Game:
+    def setup_keep(self, seat: int) -> int:
+        """How many tickets `seat` kept at setup (-1 before it chose)."""
+        return self._setup_keep[seat]
+
+    def sample(self, rng: random.Random, weights: Sequence[Sequence[float] | None] | None = None,
+               long_held: Sequence[Sequence[float] | None] | None = None) -> Game:
         """A full game: the view's state with the hidden cards and tickets dealt at random by `rng`.
 
         `weights[q][t]` (optional, > 0) makes seat q more likely to hold ticket t than a uniform deal would
-        (a belief read from q's play); the deck and offers take the rest uniformly.
+        (a belief read from q's play); the deck and offers take the rest uniformly. `long_held[q][j]`
+        (optional) is the chance that the tickets seat q kept at setup hold j long ones (a model of how it
+        keeps, e.g. greedy nearly always keeps its long ticket); without it every keep-set of that size is
+        as likely, so a seat that kept 2 of 1 long and 3 regular tickets holds its long one half the time.
         """
         g = self._template.copy()
         m = self.map
@@ -290,7 +298,10 @@ class InfoSet:
                 continue
             count = self._counts[q]
             held_long = 0
-            if self._setup_keep[q] > 0 and n_long:
+            odds = long_held[q] if long_held is not None else None
+            if self._setup_keep[q] > 0 and n_long and odds:
+                held_long = min(_draw_index(odds, rng), self._setup_keep[q], n_long, len(long_pool))
+            elif self._setup_keep[q] > 0 and n_long:
                 held_long = sum(1 for slot in rng.sample(range(n_long + n_regular), self._setup_keep[q])
                                 if slot < n_long)
             w = weights[q] if weights is not None else None
@@ -318,6 +329,16 @@ class InfoSet:
         g.ticket_deck = _fill(self._slots, regular_pool)
         g.rng = Rng(rng.getrandbits(64))
         return g
+
+
+def _draw_index(odds: Sequence[float], rng: random.Random) -> int:
+    """An index of `odds` drawn with chances in proportion to its values."""
+    x = rng.random() * sum(odds)
+    for j, p in enumerate(odds):
+        x -= p
+        if x < 0:
+            return j
+    return max(j for j, p in enumerate(odds) if p > 0)
 
 
 def _fill(slots: list[int], pool: list[int]) -> list[int]:
