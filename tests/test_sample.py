@@ -239,3 +239,13 @@ def test_long_held_odds_decide_how_many_long_tickets_a_seat_kept_at_setup() -> N
     sample = info.sample(rng, None, [None, [0.0, 1.0]])
     assert seat_view(sample, 0) == view
     _check_accounting(game, sample)
+
+
+def test_long_held_odds_that_give_no_count_a_chance_are_refused_by_name() -> None:
+    game_map = load_map("europe")
+    game = Game.new(game_map, 2, seed=5)
+    while game.phase == CHOOSE_SETUP:
+        game.apply(game.legal_actions()[-1])
+    info = InfoSet(game_map, seat_view(game, 0))
+    with pytest.raises(ValueError, match="long_held: odds"):
+        info.sample(random.Random(1), None, [None, [0.0, 0.0]])

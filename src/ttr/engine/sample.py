@@ -332,8 +332,11 @@ class InfoSet:
 
 
 def _draw_index(odds: Sequence[float], rng: random.Random) -> int:
-    """An index of `odds` drawn with chances in proportion to its values."""
-    x = rng.random() * sum(odds)
+    """An index of `odds` drawn with chances in proportion to its values (`ValueError` if none is positive)."""
+    total = sum(odds)
+    if not total > 0:
+        raise ValueError(f"long_held: odds {list(odds)} give no count a chance")
+    x = rng.random() * total
     for j, p in enumerate(odds):
         x -= p
         if x < 0:
