@@ -25,7 +25,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ttr.bots import BOTS, make_bot, play_game
+from ttr.bots import BOTS, check_bot_spec, make_bot, play_game
 from ttr.bots.base import Bot
 from ttr.bots.cmd_bot import end_bots
 from ttr.bots.greedy import GreedyBot
@@ -144,12 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:  # an unknown knob, map or bot (`ttr.errors` are ValueErrors)
         p.error(str(error))
     for name in against:
-        if name.startswith("cmd:"):
-            if not name[4:].strip():
-                p.error("--against: cmd: needs a command, e.g. 'cmd:python3 mybot.py'")
-            continue  # a program is started only for a game
         try:
-            make_bot(name, probe.game_map, 1, 0)
+            check_bot_spec(name, probe.game_map)
         except ValueError as error:
             p.error(f"--against: {error}")
     current = {knob: getattr(probe, knob) for knob in SPACE}

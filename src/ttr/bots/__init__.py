@@ -91,5 +91,15 @@ def make_bot(spec: str, game_map: GameMap, seat: int, seed: int) -> Bot:
     raise ValueError(f"unknown bot {spec!r} (known: {known})")
 
 
+def check_bot_spec(spec: str, game_map: GameMap) -> None:
+    """`ValueError` naming the problem when `spec` cannot make a bot for `game_map` (no program is started:
+    a `cmd:` spec needs only a command)."""
+    if spec.startswith("cmd:"):
+        if not spec[4:].strip():
+            raise ValueError("cmd: needs a command, e.g. 'cmd:python3 mybot.py'")
+        return
+    make_bot(spec, game_map, 0, 0)
+
+
 __all__ = ["BOTS", "BOT_NAMES", "MCTS_LEVELS", "PREFIXES", "BaseBot", "Bot", "BotContext", "BotFactory",
-           "IllegalBotActionError", "make_bot", "make_mcts_bot", "play_game"]
+           "IllegalBotActionError", "check_bot_spec", "make_bot", "make_mcts_bot", "play_game"]

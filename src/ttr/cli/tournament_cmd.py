@@ -74,7 +74,7 @@ def run_tournament_cmd(args: argparse.Namespace) -> int:
 
 def _check(config: TournamentConfig) -> None:
     """Fail early, with a clear message, on a map, seat count or bot name that cannot play."""
-    from ttr.bots import make_bot
+    from ttr.bots import check_bot_spec
     from ttr.maps import load_map
 
     try:
@@ -85,12 +85,8 @@ def _check(config: TournamentConfig) -> None:
     if not rules.players_min <= config.players <= rules.players_max:
         raise TTRError(f"--players: {game_map.name} is for {rules.players_min}-{rules.players_max} players")
     for spec in config.bots:
-        if spec.startswith("cmd:"):
-            if not spec[4:].strip():
-                raise TTRError("--bots: cmd: needs a command, e.g. 'cmd:python3 mybot.py'")
-            continue
         try:
-            make_bot(spec, game_map, 0, 0)
+            check_bot_spec(spec, game_map)
         except ValueError as exc:
             raise TTRError(f"--bots: {exc}") from None
 

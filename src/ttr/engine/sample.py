@@ -298,12 +298,13 @@ class InfoSet:
                 continue
             count = self._counts[q]
             held_long = 0
-            odds = long_held[q] if long_held is not None else None
-            if self._setup_keep[q] > 0 and n_long and odds:
-                held_long = min(_draw_index(odds, rng), self._setup_keep[q], n_long, len(long_pool))
-            elif self._setup_keep[q] > 0 and n_long:
-                held_long = sum(1 for slot in rng.sample(range(n_long + n_regular), self._setup_keep[q])
-                                if slot < n_long)
+            kept = self._setup_keep[q]
+            if kept > 0 and n_long:
+                odds = long_held[q] if long_held is not None else None
+                if odds:
+                    held_long = min(_draw_index(odds, rng), kept, n_long, len(long_pool))
+                else:
+                    held_long = sum(1 for slot in rng.sample(range(n_long + n_regular), kept) if slot < n_long)
             w = weights[q] if weights is not None else None
             if w is None:
                 g.tickets[q] = _take(long_pool, held_long) + _take(regular_pool, count - held_long)
