@@ -88,18 +88,18 @@ class Probe(MctsBot):
             return action
         info = InfoSet(self.game_map, view)
         rng = random.Random(len(view["log"]))
-        belief = self._belief(view, Board.from_view(self.guide.ix, view))
-        first = self._world(info, rng, belief.weights, belief)
+        belief = self.belief_of(view, Board.from_view(self.guide.ix, view))
+        first = self.sample_world(info, rng, belief)
         guide = first.encode(guide_action)
         best = max(self.last_values, key=lambda aid: (self.last_values[aid], aid == guide, -aid))
         fresh: list[float] = []
         real: list[float] = []
-        playouts = self._playouts[0]
+        playouts = self.playouts_for(first.n)[0]
         for _ in range(self.fresh_worlds):
-            world = self._world(info, rng, belief.weights, belief)
-            fresh.append(self._play(world, best, playouts) - self._play(world, guide, playouts))
+            world = self.sample_world(info, rng, belief)
+            fresh.append(self.play_candidate(world, best, playouts) - self.play_candidate(world, guide, playouts))
             world = with_real_tickets(world, self.real, self.seat)
-            real.append(self._play(world, best, playouts) - self._play(world, guide, playouts))
+            real.append(self.play_candidate(world, best, playouts) - self.play_candidate(world, guide, playouts))
         self.rows.append({"kind": f"{kind(guide_action.to_json())} -> {kind(action.to_json())}",
                           "searched": self.last_values[best], "fresh": statistics.fmean(fresh),
                           "real": statistics.fmean(real)})

@@ -141,7 +141,7 @@ def test_a_ticket_set_that_explains_every_claim_is_likelier() -> None:
 
 
 def test_resampled_worlds_deal_the_other_seats_tickets_more_often() -> None:
-    """`MctsBot._world`: keeping one of `resample` dealt worlds by likelihood deals the other seat the
+    """`MctsBot.sample_world`: keeping one of `resample` dealt worlds by likelihood deals the other seat the
     tickets it really holds more often than the claims-weighted deal alone (over positions of greedy games)."""
     from ttr.bots.planning import Board
     from ttr.engine.sample import InfoSet
@@ -160,7 +160,7 @@ def test_resampled_worlds_deal_the_other_seats_tickets_more_often() -> None:
             bot = MctsBot(game_map, 0, 1, iterations=10)
             bot.resample = resample
             rng = random.Random(2)
-            found[resample] += sum(len(held & set(bot._world(info, rng, belief.weights, belief).tickets[1]))
+            found[resample] += sum(len(held & set(bot.sample_world(info, rng, belief).tickets[1]))
                                    for _ in range(100))
     assert found[32] > 1.1 * found[1]
 

@@ -19,7 +19,7 @@ from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Game, final_score, seat_view
 from ttr.engine import actions as A
 from ttr.engine.game import SECOND_CARD
-from ttr.engine.sample import determinize
+from ttr.engine.sample import InfoSet, determinize
 from ttr.maps import load_map
 
 
@@ -155,6 +155,31 @@ def test_search_values_are_margins_of_finished_playouts() -> None:
         assert bot.last_values[game.encode(action)] >= bot.margin
 
 
+def test_a_script_can_value_a_move_with_the_searchs_parts() -> None:
+    """`belief_of`, `sample_world`, `playouts_for` and `play_candidate`, as `scripts/departures.py` uses them:
+    a world keeps what the seat has seen, and a candidate's value is its seat's final margin in a playout
+    of a copy of the world."""
+    game_map, game = greedy_main_turn("europe", 2, seed=5, seat=1, after=20)
+    bot = MctsBot(game_map, 1, 3, iterations=10)
+    view = seat_view(game, 1)
+    belief = bot.belief_of(view, Board.from_view(bot.guide.ix, view))
+    world = bot.sample_world(InfoSet(game_map, view), random.Random(4), belief)
+    assert world.hands[1] == game.hands[1] and world.tickets[1] == game.tickets[1]  # its own, as seen
+    assert world.owner == game.owner and world.face_up == game.face_up
+    assert world.tickets[0] != game.tickets[0] or world.hands[0] != game.hands[0]  # the hidden part is dealt
+    guide = world.encode(bot.guide.choose(view, game.legal_actions()))
+    before = list(world.history)
+    by_own_style = bot.playouts_for(2)[0]
+    value = bot.play_candidate(world, guide, by_own_style)
+    assert world.history == before  # played on a copy
+    finished = world.copy()
+    finished.apply_unchecked(guide)
+    by_own_style[0].run(finished)
+    totals = [p.total for p in final_score(finished).players]
+    assert value == totals[1] - totals[0]
+    assert bot.playouts_for(2) is bot.playouts_for(2)  # made once
+
+
 def test_budgets_are_required() -> None:
     game_map = load_map("new_york")
     no_budget = type("NoBudget", (MctsBot,), {"time_limit": None, "iterations": None})
@@ -246,7 +271,7 @@ def test_the_search_plays_greedy_long_for_its_own_seat_and_greedy_for_the_others
     bot.choose(view, legal)
     assert type(bot.guide) is GreedyLong
     assert bot.last_values[game.encode(GreedyLong(game_map, 1, 1).choose(view, legal))] == 0.0  # the guide's move
-    (by_own_style,) = bot._playouts  # one opponent style: greedy
+    (by_own_style,) = bot.playouts_for(3)  # one opponent style: greedy; the ones the search made
     for styled, style in zip(by_own_style, (GreedyLong, *bot.styles), strict=True):
         assert [type(b) for b in styled.bots] == [GreedyBot, style, GreedyBot]
 
@@ -259,20 +284,20 @@ def test_the_other_seats_policy_changes_from_world_to_world() -> None:
     bot = MctsBot(game_map, 0, 1, iterations=40)
     bot.opponent_styles = (GreedyBot, GreedyLong)
     seen: list[type] = []
-    play = bot._play
+    play = bot.play_candidate
 
     def spy(world: Game, key: int, playouts: list[GreedyPlayout]) -> float:
         seen.append(type(playouts[0].bots[1]))
         return play(world, key, playouts)
 
-    bot._play = spy  # type: ignore[method-assign]
+    bot.play_candidate = spy  # type: ignore[method-assign]
     bot.choose(seat_view(game, 0), game.legal_actions())
     assert GreedyBot in seen and GreedyLong in seen
     switches = sum(a is not b for a, b in pairwise(seen))
     assert switches >= 2  # world after world, not one style for the whole search
-    assert [[type(b.bots[1]) for b in by_own] for by_own in bot._playouts] == [
+    assert [[type(b.bots[1]) for b in by_own] for by_own in bot.playouts_for(2)] == [
         [GreedyBot] * (1 + len(bot.styles)), [GreedyLong] * (1 + len(bot.styles))]
-    assert all(type(b.bots[0]) is own for by_own in bot._playouts
+    assert all(type(b.bots[0]) is own for by_own in bot.playouts_for(2)
                for b, own in zip(by_own, (GreedyLong, *bot.styles), strict=True))
 
 
@@ -286,10 +311,10 @@ def test_expert_models_the_other_seats_as_greedy_and_greedy_long_by_turns() -> N
     view, legal = seat_view(game, 0), game.legal_actions()
     expert = MctsExpert(game_map, 0, 1, iterations=40, time_limit=None)
     expert.choose(view, legal)
-    assert [type(by_own[0].bots[1]) for by_own in expert._playouts] == [GreedyBot, GreedyLong]
+    assert [type(by_own[0].bots[1]) for by_own in expert.playouts_for(2)] == [GreedyBot, GreedyLong]
     plain = MctsBot(game_map, 0, 1, iterations=40)
     plain.choose(view, legal)
-    assert [type(by_own[0].bots[1]) for by_own in plain._playouts] == [GreedyBot]
+    assert [type(by_own[0].bots[1]) for by_own in plain.playouts_for(2)] == [GreedyBot]
     # The claims are replayed on the paths of the same policies (`inference.ClaimReplay`).
     assert expert._replay is not None and plain._replay is not None
     assert [type(getattr(f, "__self__", None)) for f in expert._replay.path_costs] == [GreedyBot, GreedyLong]

@@ -34,7 +34,7 @@ def _long_worlds(bot: MctsBot, info: InfoSet, seed: int, worlds: int) -> int:
     """How many of `worlds` sampled worlds deal seat 1 a long ticket."""
     rng = random.Random(seed)
     game_map = bot.game_map
-    return sum(any(game_map.tickets[t].long for t in bot._world(info, rng, None, None).tickets[1])
+    return sum(any(game_map.tickets[t].long for t in bot.sample_world(info, rng).tickets[1])
                for _ in range(worlds))
 
 

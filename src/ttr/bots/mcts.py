@@ -128,14 +128,13 @@ class MctsBot(BaseBot):
         info = InfoSet(self.game_map, view)
         rng = self.rng
         board = Board.from_view(self.guide.ix, view)
-        belief = self._belief(view, board) if self.belief else None
-        weights = belief.weights if belief is not None else None
-        first = self._world(info, rng, weights, belief)
+        belief = self.belief_of(view, board) if self.belief else None
+        first = self.sample_world(info, rng, belief)
         guide = first.encode(guide_action)
         clock = time.thread_time()  # the time budget counts from here (the worlds sampled ahead included)
         sampled = [first]  # worlds sampled before the search, played first
         if first.phase == MAIN and belief is not None and self.world_blocks:
-            sampled += [self._world(info, rng, weights, belief) for _ in range(self.block_worlds - 1)]
+            sampled += [self.sample_world(info, rng, belief) for _ in range(self.block_worlds - 1)]
         cands = self.candidates(first, guide, view, legal, belief, board, sampled)
         if len(self._style_bots) != len(self.styles):
             self._style_bots = [style(self.game_map, self.seat, self.ctx.seed) for style in self.styles]
@@ -147,11 +146,7 @@ class MctsBot(BaseBot):
                     cands.append(key)
         if len(cands) < 2:
             return guide_action
-        if (len(self._playouts) != len(self.opponent_styles) or len(self._playouts[0]) != 1 + len(self.styles)
-                or len(self._playouts[0][0].bots) != first.n):
-            seed = self.rng.randrange(1 << 30)
-            self._playouts = [[GreedyPlayout(self.game_map, first.n, seed, self._seat_styles(first.n, other, style))
-                               for style in (self.guide_style, *self.styles)] for other in self.opponent_styles]
+        by_opponents = self.playouts_for(first.n)
         deadline = clock + self.time_limit if self.time_limit is not None else math.inf
         limit = self.iterations if self.iterations is not None else 1 << 60
         gains = dict.fromkeys(cands, 0.0)  # per candidate: the sum over its worlds of its margin minus the guide's
@@ -162,10 +157,10 @@ class MctsBot(BaseBot):
         start = time.thread_time()
         n = 0
         while len(live) > 1 and self.last_iterations + len(live) <= max(limit, len(cands)):
-            playouts = self._playouts[n % len(self._playouts)]  # the other seats' style of this world
-            base = self._play(world, guide, playouts)
+            playouts = by_opponents[n % len(by_opponents)]  # the other seats' style of this world
+            base = self.play_candidate(world, guide, playouts)
             for aid in live[1:]:
-                gain = self._play(world, aid, playouts) - base
+                gain = self.play_candidate(world, aid, playouts) - base
                 gains[aid] += gain
                 squares[aid] += gain * gain
                 worlds[aid] += 1
@@ -185,7 +180,7 @@ class MctsBot(BaseBot):
                 keep = max(1, int(left // short) - 1)
                 others = sorted(live[1:], key=lambda aid: -gains[aid] / worlds[aid])[:keep]
                 live = [guide, *others]
-            world = sampled[n] if n < len(sampled) else self._world(info, rng, weights, belief)
+            world = sampled[n] if n < len(sampled) else self.sample_world(info, rng, belief)
         self.last_values = {aid: gains[aid] / worlds[aid] if worlds[aid] else 0.0 for aid in cands}
         best = max(cands, key=lambda aid: (self.last_values[aid], aid == guide, -aid))
         if best == guide or not self._clearly_better(gains[best], squares[best], worlds[best]):
@@ -205,9 +200,12 @@ class MctsBot(BaseBot):
         error = math.sqrt(max(0.0, square / k - mean * mean) / (k - 1))
         return mean >= t_critical(k - 1) * error
 
-    def _belief(self, view: dict[str, Any], board: Board) -> TicketBelief:
+    # ------------------------------------------------------------------ the parts of a search, for scripts
+
+    def belief_of(self, view: dict[str, Any], board: Board) -> TicketBelief:
         """The belief about the other seats' tickets from the view's claims and face-up picks, with the
-        claims replayed (`replay_claims`; the replay is kept for the game and reads only new log entries)."""
+        claims replayed (`replay_claims`; the replay is kept for the game and reads only new log entries).
+        `board` is the view read into a `Board`."""
         log = view["log"]
         replay = None
         if self.replay_claims:
@@ -230,11 +228,13 @@ class MctsBot(BaseBot):
                                for k, row in tables[0].items()}
         return [None if q == self.seat else self._long_odds.get(info.setup_keep(q)) for q in range(info.n)]
 
-    def _world(self, info: InfoSet, rng: Any, weights: Any, belief: TicketBelief | None) -> Game:
-        """A sampled world. With a belief, `resample` worlds are dealt (tickets weighted by the claims made
-        towards them, the long ones kept at setup as `_long_held` says) and one is kept with chances in
-        proportion to how well each seat's dealt tickets explain all of its claims
+    def sample_world(self, info: InfoSet, rng: Any, belief: TicketBelief | None = None) -> Game:
+        """A world of the seat's information set `info`, dealt with `rng`. Without a belief the hidden cards
+        and tickets are dealt uniformly (the long ones kept at setup as `_long_held` says). With one,
+        `resample` worlds are dealt (tickets weighted by the claims made towards them) and one is kept with
+        chances in proportion to how well each seat's dealt tickets explain all of its claims
         (`TicketBelief.likelihood`): sampling-importance-resampling."""
+        weights = belief.weights if belief is not None else None
         long_held = self._long_held(info)
         if belief is None or self.resample <= 1:
             return info.sample(rng, weights, long_held)
@@ -257,7 +257,19 @@ class MctsBot(BaseBot):
         """The policy of each of `n` seats in a playout: `own` for this seat, `other` for the rest."""
         return {q: own if q == self.seat else other for q in range(n)}
 
-    def _play(self, world: Game, key: int, playouts: list[GreedyPlayout]) -> float:
+    def playouts_for(self, n: int) -> list[list[GreedyPlayout]]:
+        """The playout players for `n` seats, per policy of the other seats (`opponent_styles`), per policy
+        of its own seat (the guide's first, then `styles`); made once and reused while they fit."""
+        playouts = self._playouts
+        if (len(playouts) != len(self.opponent_styles) or len(playouts[0]) != 1 + len(self.styles)
+                or len(playouts[0][0].bots) != n):
+            seed = self.rng.randrange(1 << 30)
+            playouts = self._playouts = [
+                [GreedyPlayout(self.game_map, n, seed, self._seat_styles(n, other, style))
+                 for style in (self.guide_style, *self.styles)] for other in self.opponent_styles]
+        return playouts
+
+    def play_candidate(self, world: Game, key: int, playouts: list[GreedyPlayout]) -> float:
         """The seat's margin over the best other seat after the candidate `key` (a catalogue id, plus the
         catalogue size times its style) and a playout in a copy of `world` (`playouts`: one per own style,
         with the other seats' policy of this world): the candidate's style (0: the guide's) for this seat."""
