@@ -12,6 +12,7 @@ import pytest
 from helpers import greedy_main_turn, load_module
 from ttr.engine import Game, seat_view
 from ttr.engine.sample import InfoSet
+from ttr.maps import load_map
 
 
 def load_script() -> ModuleType:
@@ -49,3 +50,31 @@ def test_a_departure_kind_says_where_a_card_comes_from() -> None:
     assert kind({"action": "draw_card", "from": "face_up", "card": "red"}) == "draw face_up"
     assert kind({"action": "claim_route", "route": "Paris-Brest"}) == "claim"
     assert kind({"action": "draw_tickets"}) == "draw_tickets"
+
+
+def test_positions_compare_searches_move_by_move_on_the_same_positions() -> None:
+    """`--positions`: every bot decides at the same main turns of the guide's game; two copies of one search
+    (same budget, same seeds) agree row by row, and a move that is the guide's is worth 0."""
+    script = load_script()
+    game_map = load_map("new_york")
+    rows = script.position_rows(game_map, 2, 5, ["mcts:40", "mcts:40", "mcts:80"], 6, 8)
+    by_bot = {spec: [r for r in rows if r["bot"] == spec] for spec in ("mcts:40", "mcts:80")}
+    assert len(by_bot["mcts:40"]) == 2 * 8 and len(by_bot["mcts:80"]) == 8  # 8 turns, the first spec twice
+    first, second = by_bot["mcts:40"][0::2], by_bot["mcts:40"][1::2]
+    assert first == second  # the same search, the same seeds: the same moves and gains
+    assert [(r["seed"], r["turn"]) for r in first] == [(r["seed"], r["turn"]) for r in by_bot["mcts:80"]]
+    assert all(r["gain"] == 0.0 for r in rows if not r["departed"])
+    assert any(r["departed"] and r["gain"] != 0.0 for r in by_bot["mcts:80"])  # departures were valued
+    assert script.position_rows(game_map, 2, 5, ["mcts:80"], 6, 8) == by_bot["mcts:80"]  # reproducible
+    report = script.position_report(rows, ["mcts:40", "mcts:80"], game_map.rules.pieces)
+    assert report[0].split()[:2] == ["bot", "laid"]
+    assert any(line.startswith("mcts:80 - mcts:40: ") for line in report)
+
+
+def test_positions_take_only_search_bots_and_stages_follow_the_map() -> None:
+    script = load_script()
+    with pytest.raises(ValueError, match="'greedy' is not a search bot"):
+        script.search_bot("greedy", load_map("europe"), 0, 1)
+    assert script.stage_labels(45) == ["0-9", "10-19", "20-29", "30-39", "40+"]
+    assert script.stage_labels(15) == ["0-2", "3-5", "6-8", "9-11", "12+"]
+    assert script.stage_of(45, 45) == "40+" and script.stage_of(9, 45) == "0-9" and script.stage_of(3, 15) == "3-5"
