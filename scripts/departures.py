@@ -184,17 +184,20 @@ def position_rows(game_map: GameMap, players: int, seed: int, specs: list[str], 
     return rows
 
 
+def stage_width(pieces: int) -> int:
+    """Trains per stage on a map with `pieces` trains each: 10 in Europe, 3 taxis in New York."""
+    return max(1, round(pieces / 4.5))
+
+
 def stage_labels(pieces: int) -> list[str]:
-    """The labels of the `STAGES` stages of a map with `pieces` trains each (stages about pieces / 4.5 wide:
-    10 trains in Europe, 3 taxis in New York; the last open-ended)."""
-    width = max(1, round(pieces / 4.5))
+    """The labels of the `STAGES` stages of a map with `pieces` trains each (the last open-ended)."""
+    width = stage_width(pieces)
     return [f"{k * width}-{k * width + width - 1}" for k in range(STAGES - 1)] + [f"{(STAGES - 1) * width}+"]
 
 
 def stage_of(laid: int, pieces: int) -> str:
     """The label of the stage where the leader has laid `laid` of its `pieces` trains."""
-    width = max(1, round(pieces / 4.5))
-    return stage_labels(pieces)[min(laid // width, STAGES - 1)]
+    return stage_labels(pieces)[min(laid // stage_width(pieces), STAGES - 1)]
 
 
 def position_report(rows: list[dict[str, Any]], specs: list[str], pieces: int) -> list[str]:
