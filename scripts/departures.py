@@ -21,16 +21,25 @@ seat's main turns every bot of BOTS chooses, and a move other than its guide's i
 worlds with the other seats' real tickets (the same worlds for every bot). It prints per bot the
 departures and their real gain per position, by how many trains the leader has laid, and each bot's
 paired difference to the first with its standard error: a far finer comparison than games, where the
-search's own noise alone turns about a third of the results.
+search's own noise alone turns about a third of the results. With it:
+
+- `--variant NAME=JSON` (repeatable) names a search to compare: `mcts` with the JSON's knobs (its class
+  attributes, such as `claims`, `margin` or `iterations`) laid over, e.g. `--positions mcts,wide --variant
+  wide='{"claims": 8}'`;
+- `--from-laid N` searches only the positions where the leader has laid N trains or more (the game is
+  played through all the same, so the turns are the same ones);
+- `--jobs J` plays J games at once.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ttr.bots import make_bot
@@ -131,8 +140,48 @@ def play(game_map: GameMap, players: int, seed: int, worlds: int, iterations: in
 STAGES = 5  # stages of a game, by the trains the leader has laid: Europe 0-9, 10-19, ..., 40 and more
 
 
-def search_bot(spec: str, game_map: GameMap, seat: int, seed: int) -> MctsBot:
-    """The bot of `spec`, which must be a search (it has a guide whose move a departure leaves)."""
+def variant_class(name: str, knobs: dict[str, Any]) -> type[MctsBot]:
+    """`mcts` with `knobs` (its class attributes, such as `claims` or `margin`) laid over: the bot `name` of
+    `--variant NAME=JSON`. A knob it does not have, or a value of another type, is refused by name."""
+    for knob, value in knobs.items():
+        if knob.startswith("_") or not hasattr(MctsBot, knob):
+            raise ValueError(f"--variant {name}: mcts has no knob {knob!r}")
+        if callable(getattr(MctsBot, knob)) or isinstance(getattr(MctsBot, knob), tuple):
+            raise ValueError(f"--variant {name}: {knob!r} is not a number or flag JSON can set")
+        current = getattr(MctsBot, knob)
+        numbers = (int, float)
+        fits = (value is None or current is None or type(value) is type(current)
+                or (type(value) in numbers and type(current) in numbers and not isinstance(value, bool)
+                    and not isinstance(current, bool)))
+        if not fits:
+            kinds = {bool: "true or false", int: "a whole number", float: "a number"}
+            raise ValueError(f"--variant {name}: {knob} must be {kinds.get(type(current), 'as mcts has it')}, "
+                             f"not {value!r}")
+    return type(f"Variant_{name}", (MctsBot,), {"name": name, **knobs})
+
+
+def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
+    """`NAME=JSON` of `--variant` as (name, knobs), checked (`variant_class`)."""
+    name, equals, knobs_text = text.partition("=")
+    name = name.strip()
+    if not equals or not name or "," in name:
+        raise ValueError(f"--variant {text!r}: write NAME=JSON, e.g. wide='{{\"claims\": 8}}'")
+    try:
+        knobs = json.loads(knobs_text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--variant {name}: not JSON ({exc})") from None
+    if not isinstance(knobs, dict):
+        raise ValueError(f"--variant {name}: the knobs must be a JSON object")
+    variant_class(name, knobs)
+    return name, knobs
+
+
+def search_bot(spec: str, game_map: GameMap, seat: int, seed: int,
+               variants: dict[str, dict[str, Any]] | None = None) -> MctsBot:
+    """The bot of `spec` (a name of `variants`, else any bot name), which must be a search (it has a guide
+    whose move a departure leaves)."""
+    if variants and spec in variants:
+        return variant_class(spec, variants[spec])(game_map, seat, seed)
     bot = make_bot(spec, game_map, seat, seed)
     if not isinstance(bot, MctsBot):
         raise ValueError(f"--positions: {spec!r} is not a search bot (mcts, mcts:N, mcts:Ts, expert, ...)")
@@ -155,10 +204,12 @@ def real_gain(bot: MctsBot, game: Game, view: dict[str, Any], action: Action, gu
 
 
 def position_rows(game_map: GameMap, players: int, seed: int, specs: list[str], worlds: int,
-                  turns: int | None) -> list[dict[str, Any]]:
+                  turns: int | None, from_laid: int = 0,
+                  variants: dict[str, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """One game of `greedy_long` (seat -seed mod players) against greedy seats; at each of its main turns with
-    a choice (the first `turns`), one row per bot of `specs`: whether it left its guide's move and the real
-    gain of its move (0 for the guide's)."""
+    a choice (the first `turns`; only those where the leader has laid `from_laid` trains or more), one row
+    per bot of `specs` (names of `variants` too): whether it left its guide's move and the real gain of its
+    move (0 for the guide's)."""
     game = Game.new(game_map, players, seed=seed)
     me = -seed % players
     players_bots = [make_bot("greedy_long" if q == me else "greedy", game_map, q, seed) for q in range(players)]
@@ -171,8 +222,8 @@ def position_rows(game_map: GameMap, players: int, seed: int, specs: list[str], 
         if seat == me and game.phase == MAIN and len(legal) > 1:
             turn += 1
             laid = game_map.rules.pieces - min(game.trains)
-            for spec in specs:
-                bot = search_bot(spec, game_map, me, seed * 1000 + turn)
+            for spec in specs if laid >= from_laid else ():
+                bot = search_bot(spec, game_map, me, seed * 1000 + turn, variants)
                 action = bot.choose(view, legal)
                 guide_action = bot.guide.choose(view, legal)
                 departed = action != guide_action
@@ -182,6 +233,13 @@ def position_rows(game_map: GameMap, players: int, seed: int, specs: list[str], 
         action = players_bots[seat].choose(view, legal)
         game.apply_unchecked(ids[legal.index(action)])
     return rows
+
+
+def game_positions(task: tuple[str, int, int, list[str], int, int | None, int, dict[str, dict[str, Any]]],
+                   ) -> list[dict[str, Any]]:
+    """`position_rows` for one game, from picklable arguments (map name first): a `--jobs` worker."""
+    map_name, players, seed, specs, worlds, turns, from_laid, variants = task
+    return position_rows(load_map(map_name), players, seed, specs, worlds, turns, from_laid, variants)
 
 
 def stage_width(pieces: int) -> int:
@@ -237,20 +295,38 @@ def main() -> int:
     parser.add_argument("--iterations", type=int, help="playouts per decision instead of 0.5 s")
     parser.add_argument("--positions", metavar="BOTS", help="compare these search bots on the same positions")
     parser.add_argument("--turns", type=int, help="with --positions: only the first TURNS main turns of a game")
+    parser.add_argument("--from-laid", type=int, default=0, metavar="N",
+                        help="with --positions: only positions where the leader has laid N trains or more")
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME=JSON",
+                        help="with --positions: a search bot NAME, mcts with these knobs (e.g. wide='{\"claims\": 8}')")
+    parser.add_argument("--jobs", type=int, default=1, help="with --positions: games played in parallel")
     args = parser.parse_args()
     game_map = load_map(args.map)
-    if args.positions is not None:
+    if args.positions is None:
+        if args.variant or args.from_laid or args.jobs != 1:
+            parser.error("--variant, --from-laid and --jobs go with --positions")
+    else:
         specs = [s.strip() for s in args.positions.split(",") if s.strip()]
         if not specs:
             parser.error("--positions: name at least one search bot")
+        if args.jobs < 1:
+            parser.error("--jobs must be at least 1")
         try:
+            variants = dict(parse_variant(text) for text in args.variant)
             for spec in specs:
-                search_bot(spec, game_map, 0, 0)
+                search_bot(spec, game_map, 0, 0, variants)
         except ValueError as exc:
             parser.error(str(exc))
+        tasks = [(args.map, args.players, seed, specs, args.worlds, args.turns, args.from_laid, variants)
+                 for seed in range(args.seed, args.seed + args.games)]
         positions: list[dict[str, Any]] = []
-        for seed in range(args.seed, args.seed + args.games):
-            positions.extend(position_rows(game_map, args.players, seed, specs, args.worlds, args.turns))
+        if args.jobs == 1:
+            for task in tasks:
+                positions.extend(game_positions(task))
+        else:
+            with ProcessPoolExecutor(args.jobs) as pool:
+                for game_rows in pool.map(game_positions, tasks):
+                    positions.extend(game_rows)
         print("\n".join(position_report(positions, specs, game_map.rules.pieces)))
         return 0
     rows: list[dict[str, Any]] = []

@@ -78,3 +78,30 @@ def test_positions_take_only_search_bots_and_stages_follow_the_map() -> None:
     assert script.stage_labels(45) == ["0-9", "10-19", "20-29", "30-39", "40+"]
     assert script.stage_labels(15) == ["0-2", "3-5", "6-8", "9-11", "12+"]
     assert script.stage_of(45, 45) == "40+" and script.stage_of(9, 45) == "0-9" and script.stage_of(3, 15) == "3-5"
+
+
+def test_variants_are_the_search_with_knobs_and_bad_ones_are_refused_by_name() -> None:
+    """`--variant NAME=JSON`: `mcts` with class knobs laid over, usable in `--positions`; a knob it lacks, a
+    value of the wrong type, a knob JSON cannot set or text that is not NAME=JSON is refused by name."""
+    script = load_script()
+    game_map = load_map("new_york")
+    name, knobs = script.parse_variant('wide={"claims": 8, "margin": 1, "iterations": 40, "time_limit": null}')
+    assert (name, knobs["claims"]) == ("wide", 8)
+    bot = script.search_bot("wide", game_map, 1, 7, {name: knobs})
+    assert (bot.claims, bot.margin, bot.iterations, bot.time_limit, bot.name) == (8, 1, 40, None, "wide")
+    assert script.search_bot("mcts", game_map, 1, 7, {name: knobs}).claims == 3  # the class itself is untouched
+    for text, problem in [('x={"claimz": 8}', "no knob 'claimz'"), ('x={"claims": "8"}', "claims must be a whole"),
+                          ('x={"belief": 1}', "belief must be true or false"),
+                          ('x={"guide_style": 1}', "'guide_style' is not a number or flag"),
+                          ("x=[1]", "must be a JSON object"), ("x={", "x: not JSON"), ('{"claims": 8}', "NAME=JSON")]:
+        with pytest.raises(ValueError, match=problem):
+            script.parse_variant(text)
+
+
+def test_positions_from_laid_skip_the_early_turns() -> None:
+    script = load_script()
+    game_map = load_map("new_york")
+    every = script.position_rows(game_map, 2, 5, ["mcts:30"], 4, None)
+    late = script.position_rows(game_map, 2, 5, ["mcts:30"], 4, None, from_laid=6)
+    assert late and len(late) < len(every)
+    assert late == [r for r in every if r["laid"] >= 6]  # the same turns, numbered as in the whole game
