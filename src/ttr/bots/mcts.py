@@ -73,6 +73,8 @@ class MctsBot(BaseBot):
     depth: int | None = None  # playout actions before the estimate (None: to the end of the game)
     margin = 2.0  # points on average another candidate must gain over the guide's move to be played
     claims = 3  # claims considered beside the guide's move
+    late_claims = 3  # ... once the leader has laid `late_from` of its pieces (short playouts: worlds are cheap)
+    late_from = 2 / 3
     keeps = 3  # keep-sets considered
     target_worlds = 6  # worlds the finalists should get: fewer candidates when the budget is short
     min_worlds = 3  # ... in at least this many worlds, and significantly (see `t_critical`)
@@ -332,7 +334,9 @@ class MctsBot(BaseBot):
         length = self.guide.ix.length
         claimed = {cat.a[aid] for aid in out if kind[aid] == A.CLAIM}
         ranked = sorted(best, key=lambda r: (link[r] not in plan_links, -length[r], r))
-        for r in ranked[:self.claims]:
+        pieces = self.game_map.rules.pieces
+        late = pieces - min(game.trains) >= self.late_from * pieces
+        for r in ranked[:self.late_claims if late else self.claims]:
             if r not in claimed:
                 out.append(best[r][1])
                 claimed.add(r)
