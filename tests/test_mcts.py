@@ -105,6 +105,37 @@ def test_candidates_are_legal_and_varied() -> None:
     assert {A.DRAW_DECK, A.DRAW_TICKETS, A.CLAIM, A.KEEP_TICKETS} <= kinds_seen
 
 
+def test_late_in_a_game_more_claims_are_candidates() -> None:
+    """`late_claims`: once the leader has laid `late_from` of its pieces the search weighs that many claims
+    (its playouts are short, so worlds are cheap); before, `claims` as always."""
+    game_map = load_map("europe")
+    game = Game.new(game_map, 2, seed=11)
+    playout = GreedyPlayout(game_map, 2, 11)
+    narrow = MctsBot(game_map, 0, 11, iterations=1)
+    wide = MctsBot(game_map, 0, 11, iterations=1)
+    wide.late_claims = 8
+    pieces = game_map.rules.pieces
+    early = late = widened = 0
+    while not game.is_over:
+        view = seat_view(game, game.current)
+        _, legal = legal_actions(game)
+        if game.current == 0 and game.phase == 1 and len(legal) > 1:
+            guide = game.encode(narrow.guide.choose(view, legal))
+            claims = [{c for c in bot.candidates(game, guide, view, legal) if game.cat.kind[c] == A.CLAIM}
+                      for bot in (narrow, wide)]
+            open_routes = {game.cat.a[aid] for aid in game.legal_ids() if game.cat.kind[aid] == A.CLAIM}
+            if pieces - min(game.trains) < wide.late_from * pieces:
+                early += 1
+                assert claims[0] == claims[1]
+            else:
+                late += 1
+                assert claims[0] <= claims[1]
+                assert len({game.cat.a[c] for c in claims[1]}) >= min(len(open_routes), 8)
+                widened += len(claims[1]) > len(claims[0])
+        game.apply_unchecked(playout.choose_id(game))
+    assert early and late and widened
+
+
 def test_every_card_draw_is_a_candidate_and_the_second_card_is_searched() -> None:
     """With `search_draws` (the default) a main turn tries the blind draw and each face-up card, and the
     second card of a draw is searched over every card it may take; without it, only the blind draw, and
