@@ -112,8 +112,9 @@ def test_late_in_a_game_more_claims_are_candidates() -> None:
     game = Game.new(game_map, 2, seed=11)
     playout = GreedyPlayout(game_map, 2, 11)
     narrow = MctsBot(game_map, 0, 11, iterations=1)
+    narrow.late_claims = narrow.claims  # as before session 16
     wide = MctsBot(game_map, 0, 11, iterations=1)
-    wide.late_claims = 8
+    assert wide.late_claims == 8
     pieces = game_map.rules.pieces
     early = late = widened = 0
     while not game.is_over:

@@ -73,8 +73,8 @@ class MctsBot(BaseBot):
     depth: int | None = None  # playout actions before the estimate (None: to the end of the game)
     margin = 2.0  # points on average another candidate must gain over the guide's move to be played
     claims = 3  # claims considered beside the guide's move
-    late_claims = 3  # ... once the leader has laid `late_from` of its pieces (short playouts: worlds are cheap)
-    late_from = 2 / 3
+    late_claims = 8  # ... once the leader has laid `late_from` of its pieces (shorter playouts: worlds are
+    late_from = 0.44  # cheaper; Europe: from 20 trains laid, New York from 7 taxis; docs/bots.md, session 16)
     keeps = 3  # keep-sets considered
     target_worlds = 6  # worlds the finalists should get: fewer candidates when the budget is short
     min_worlds = 3  # ... in at least this many worlds, and significantly (see `t_critical`)
