@@ -7,7 +7,8 @@ A decision of the `mcts` bot:
 2. It picks a handful of *candidates*, each a first move and the style it goes on in: the guide's move; for
    the second card of a draw, every card it may take (`search_draws`); in a main turn, the blind draw and
    each face-up card (only the blind draw without `search_draws`), a ticket draw, the claims of greedy's
-   plan routes and the longest claims it can pay (one card set per route, as greedy would pay), a claim
+   plan routes and the longest claims it can pay (`claims` of them, `late_claims` once the leader has laid
+   `late_from` of its pieces; one card set per route, as greedy would pay), a claim
    blocking a route the other seats likely need (by the belief of step 3) and another blocking the routes
    their tickets need most in the first `block_worlds` worlds of step 3 (`ttr.bots.blocking`), all
    continued with the guide, and the move of each style in `styles` continued in that style (so it weighs
