@@ -42,7 +42,7 @@ from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ttr.bots import make_bot
+from ttr.bots import BOTS, make_bot
 from ttr.bots.base import legal_actions
 from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import Board
@@ -146,14 +146,12 @@ def variant_class(name: str, knobs: dict[str, Any]) -> type[MctsBot]:
     for knob, value in knobs.items():
         if knob.startswith("_") or not hasattr(MctsBot, knob):
             raise ValueError(f"--variant {name}: mcts has no knob {knob!r}")
-        if callable(getattr(MctsBot, knob)) or isinstance(getattr(MctsBot, knob), tuple):
-            raise ValueError(f"--variant {name}: {knob!r} is not a number or flag JSON can set")
         current = getattr(MctsBot, knob)
-        numbers = (int, float)
-        fits = (value is None or current is None or type(value) is type(current)
-                or (type(value) in numbers and type(current) in numbers and not isinstance(value, bool)
-                    and not isinstance(current, bool)))
-        if not fits:
+        if callable(current) or isinstance(current, tuple):
+            raise ValueError(f"--variant {name}: {knob!r} is not a number or flag JSON can set")
+        numbers = (int, float)  # a bool is neither here: type(True) is bool
+        if not (value is None or current is None or type(value) is type(current)
+                or (type(value) in numbers and type(current) in numbers)):
             kinds = {bool: "true or false", int: "a whole number", float: "a number"}
             raise ValueError(f"--variant {name}: {knob} must be {kinds.get(type(current), 'as mcts has it')}, "
                              f"not {value!r}")
@@ -166,6 +164,8 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
     name = name.strip()
     if not equals or not name or "," in name:
         raise ValueError(f"--variant {text!r}: write NAME=JSON, e.g. wide='{{\"claims\": 8}}'")
+    if name in BOTS or ":" in name:
+        raise ValueError(f"--variant {name}: a bot has that name already; choose another")
     try:
         knobs = json.loads(knobs_text)
     except json.JSONDecodeError as exc:

@@ -93,7 +93,8 @@ def test_variants_are_the_search_with_knobs_and_bad_ones_are_refused_by_name() -
     for text, problem in [('x={"claimz": 8}', "no knob 'claimz'"), ('x={"claims": "8"}', "claims must be a whole"),
                           ('x={"belief": 1}', "belief must be true or false"),
                           ('x={"guide_style": 1}', "'guide_style' is not a number or flag"),
-                          ("x=[1]", "must be a JSON object"), ("x={", "x: not JSON"), ('{"claims": 8}', "NAME=JSON")]:
+                          ("x=[1]", "must be a JSON object"), ("x={", "x: not JSON"), ('{"claims": 8}', "NAME=JSON"),
+                          ('mcts={"claims": 8}', "a bot has that name")]:
         with pytest.raises(ValueError, match=problem):
             script.parse_variant(text)
 
