@@ -20,6 +20,7 @@ from ttr.bots.planning import (
     StationOption,
     colour_needs,
     completed,
+    dijkstra,
     map_index,
     network,
     part_trail_length,
@@ -33,6 +34,8 @@ from ttr.bots.planning import (
 from ttr.engine import Action
 from ttr.engine.scoring import UnionFind
 from ttr.maps import GameMap
+
+MAX_DETOUR = 30.0  # a detour counted at most (a route with no way around it: this many trains)
 
 
 class GreedyBot(BaseBot):
@@ -57,6 +60,9 @@ class GreedyBot(BaseBot):
     long_min = 3  # routes shorter than this are not worth claiming for points alone (outside the end)
     attraction_cost = 0.5  # path cost taken off per point of tourist attraction a route would newly reach
     draws_tickets = True  # whether it draws tickets at all once its plan is done (see the ticket_draw knobs)
+    detour_weight = 0.0  # order of payable plan claims: length + this x the detour losing the route would cost
+    # (bottlenecks first; 0: the longest first)
+    focus_draws = False  # draw the face-up colour of the plan route fewest cards from paid (else: of the largest need)
     map_knobs: ClassVar[dict[str, dict[str, float]]] = {}  # per map name: knobs that differ there from the above
 
     def __init__(self, game_map: GameMap, seat: int, seed: int) -> None:
@@ -85,6 +91,7 @@ class GreedyBot(BaseBot):
         self._my_trail = 0
         self._best_other = 0
         self._plan = Plan()
+        self._plan_costs: list[float] = []  # the path costs `_plan` was made with
         self._has_attractions = any(self.ix.attraction)
         self._reached_key: tuple[tuple[int, ...], int] | None = None
         self._reached: list[bool] = []
@@ -221,7 +228,8 @@ class GreedyBot(BaseBot):
         key = (board.signature, tuple(board.tickets), board.my_trains, board.my_stations)
         if key != self._plan_key:
             self._plan_key = key
-            self._plan = self._make_plan(board, self._todo(board))
+            self._plan_costs = self._costs(board)
+            self._plan = self._make_plan(board, self._todo(board), self._plan_costs)
         return self._plan
 
     def _make_plan(self, board: Board, tickets: list[int], costs: list[float] | None = None) -> Plan:
@@ -319,21 +327,44 @@ class GreedyBot(BaseBot):
         return any(route_missing(self.ix, r, board.hand)[0] <= 2 for r in plan.routes)
 
     def _plan_claim(self, board: Board, plan: Plan, opts: Options) -> Action | None:
-        """The longest plan route it can pay now (any open track of a plan link), with the cheapest cards."""
+        """The plan route it can pay now (any open track of a plan link) that matters most, with the cheapest
+        cards: the longest, or with `detour_weight` the one of most length plus weighted detour (`_detour`)."""
         ix = self.ix
         links = {ix.link[r] for r in plan.routes}
         need = self._needs(plan.routes, board.hand)
-        best: tuple[tuple[int, ...], ClaimOption] | None = None
+        payable: list[ClaimOption] = []
         for r, options in opts.claims.items():
             if ix.link[r] not in links:
                 continue
             option = self._cheapest(board, options, need)
-            if not self._tunnel_ok(board, option):
-                continue
-            key = (ix.length[r], -option.wilds, -r)
-            if best is None or key > best[0]:
-                best = (key, option)
-        return best[1].action if best else None
+            if self._tunnel_ok(board, option):
+                payable.append(option)
+        if not payable:
+            return None
+        weight = self.detour_weight if len(payable) > 1 else 0.0
+        costs = self._plan_costs  # the plan's, as `decide_options` made it for this board
+        length = ix.length
+
+        def key(o: ClaimOption) -> tuple[float, int, int, int]:
+            r = o.route
+            value = length[r] + weight * self._detour(costs, r) if weight else float(length[r])
+            return (value, length[r], -o.wilds, -r)
+
+        return max(payable, key=key).action
+
+    def _detour(self, costs: list[float], r: int) -> float:
+        """How much longer (in path cost, at most `MAX_DETOUR`) the way between route r's cities would be if
+        another seat took r's link: what claiming r first secures."""
+        ix = self.ix
+        tracks = ix.link_routes[ix.link[r]]
+        saved = [costs[x] for x in tracks]
+        for x in tracks:
+            costs[x] = INF
+        a, b = ix.route_a[r], ix.route_b[r]
+        around = dijkstra(ix, costs, a, b)[0][b]
+        for x, c in zip(tracks, saved, strict=True):
+            costs[x] = c
+        return min(around - costs[r], MAX_DETOUR)
 
     def _tunnel_ok(self, board: Board, option: ClaimOption) -> bool:
         """Not a tunnel, or one with a spare card of its colour (or a wild) for the extra cards it may cost."""
@@ -498,6 +529,10 @@ class GreedyBot(BaseBot):
         """The face-up colour the plan needs most, a face-up wild when wilds are needed, else blind."""
         ix = self.ix
         hand = board.hand
+        if self.focus_draws and plan.routes:
+            card = self._focus_card(board, plan, opts)
+            if card >= 0:
+                return opts.face_up[card]
         routes = plan.routes or self._target_routes(board)
         need = self._needs(routes, hand)
         deficit = [need[c] - hand[c] for c in range(ix.ncol + 1)]
@@ -518,6 +553,20 @@ class GreedyBot(BaseBot):
         if opts.face_up:
             return next(iter(opts.face_up.values()))
         return None
+
+    def _focus_card(self, board: Board, plan: Plan, opts: Options) -> int:
+        """The face-up colour (not a wild) of the plan route fewest cards from being paid, the longest of
+        those first; -1 if no unpaid plan route's colour lies face up (`focus_draws`)."""
+        ix = self.ix
+        best: tuple[tuple[int, int, int], int] | None = None
+        for r in plan.routes:
+            missing, colour = route_missing(ix, r, board.hand)
+            if missing <= 0 or colour == ix.wild or colour not in opts.face_up:
+                continue
+            key = (missing, -ix.length[r], r)
+            if best is None or key < best[0]:
+                best = (key, colour)
+        return best[1] if best is not None else -1
 
     def _target_routes(self, board: Board) -> list[int]:
         """Without a plan: the long open route it is closest to paying for (to draw its colour)."""

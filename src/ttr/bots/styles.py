@@ -27,6 +27,8 @@ class GreedyLong(GreedyBot):
 
     name = "greedy_long"
     points_weight = 0.9
+    detour_weight = 1.0
+    focus_draws = True
     map_knobs: ClassVar[dict[str, dict[str, float]]] = {"new_york": {**NEW_YORK_KNOBS, "draws_tickets": False}}
 
 
