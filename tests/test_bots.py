@@ -312,21 +312,21 @@ def test_map_knobs_must_name_a_knob() -> None:
     assert Misspelled(load_map("europe"), 0, 1).attraction_cost == GreedyLong.attraction_cost
 
 
-def _longest_first(game_map: GameMap, seat: int, seed: int) -> Bot:
-    """`greedy_long` with its two orderings switched off (`detour_weight` 0, `focus_draws` off)."""
+def _ordered(game_map: GameMap, seat: int, seed: int) -> Any:
+    """`greedy_long` with its claims and draws ordered (`detour_weight` 1, `focus_draws` on)."""
     from ttr.bots.styles import GreedyLong
 
     bot = GreedyLong(game_map, seat, seed)
-    bot.detour_weight = 0.0
-    bot.focus_draws = False
+    bot.detour_weight = 1.0
+    bot.focus_draws = True
     return bot
 
 
-def test_greedy_long_claims_the_bottleneck_of_its_plan_first() -> None:
-    """With plan routes it can pay, `greedy_long` claims first the one of most length plus detour (the
-    path cost its loss would add between its cities): Kobenhavn-Stockholm (3 trains; Stockholm's only
-    other link is the Petrograd tunnel) before Kharkov-Moskva (4), which the longest-first order claims.
-    The detours are worked out here again on the bot's path costs."""
+def test_detour_weight_claims_the_bottleneck_of_the_plan_first() -> None:
+    """With `detour_weight`, of the plan routes it can pay `greedy_long` claims first the one of most length
+    plus detour (the path cost its loss would add between its cities): Kobenhavn-Stockholm (3 trains;
+    Stockholm's only other link is the Petrograd tunnel) before Kharkov-Moskva (4), which the default
+    longest-first order claims. The detours are worked out here again on the bot's path costs."""
     from ttr.bots.greedy import MAX_DETOUR
     from ttr.bots.styles import GreedyLong
 
@@ -334,9 +334,9 @@ def test_greedy_long_claims_the_bottleneck_of_its_plan_first() -> None:
     game.tickets[0] = [game_map.ticket("Kobenhavn-Erzurum").index]
     set_hand(game, 0, {c: 4 for c in game_map.card_names if c != "locomotive"})
     view, legal = seat_view(game, 0), game.legal_actions()
-    bot = GreedyLong(game_map, 0, 1)
+    bot = _ordered(game_map, 0, 1)
     chosen = bot.choose(view, legal)
-    longest = _longest_first(game_map, 0, 1).choose(view, legal)
+    longest = GreedyLong(game_map, 0, 1).choose(view, legal)
     assert chosen.kind == longest.kind == "claim_route" and chosen.route != longest.route
     ix = bot.ix
     first, other = game_map.route(chosen.route).index, game_map.route(longest.route).index
@@ -351,10 +351,10 @@ def test_greedy_long_claims_the_bottleneck_of_its_plan_first() -> None:
     assert way_round(first) > way_round(other)  # the shorter route is claimed for its detour
 
 
-def test_greedy_long_draws_for_the_plan_route_nearest_to_paid() -> None:
+def test_focus_draws_take_the_colour_of_the_plan_route_nearest_to_paid() -> None:
     """Brest-Marseille runs over Brest-Pamplona (purple, 4) and Marseille-Pamplona (red, 4); holding 3
-    red, `greedy_long` takes the face-up red that makes a claim possible next turn, where drawing for the
-    largest need takes the purple."""
+    red, `greedy_long` with `focus_draws` takes the face-up red that makes a claim possible next turn,
+    where the default (the colour of the largest need) takes the purple."""
     from ttr.bots.styles import GreedyLong
 
     game_map, game = _europe()
@@ -362,10 +362,10 @@ def test_greedy_long_draws_for_the_plan_route_nearest_to_paid() -> None:
     set_hand(game, 0, {"red": 3})
     set_face_up(game, ["red", "purple", "blue", "green", "yellow"])
     view, legal = seat_view(game, 0), game.legal_actions()
-    bot = GreedyLong(game_map, 0, 1)
+    bot = _ordered(game_map, 0, 1)
     plan = bot._current_plan(Board.from_view(bot.ix, view))
     assert sorted(game_map.routes[r].name for r in plan.routes) == ["Brest-Pamplona", "Marseille-Pamplona"]
     focused = bot.choose(view, legal)
     assert (focused.kind, focused.source, focused.card) == ("draw_card", "face_up", "red")
-    neediest = _longest_first(game_map, 0, 1).choose(view, legal)
+    neediest = GreedyLong(game_map, 0, 1).choose(view, legal)
     assert (neediest.kind, neediest.source, neediest.card) == ("draw_card", "face_up", "purple")

@@ -19,10 +19,7 @@ NEW_YORK_KNOBS = {"attraction_cost": 0.2, "setup_cap": 0.75}  # fitted on two-pl
 
 class GreedyLong(GreedyBot):
     """`greedy` with `points_weight` 0.9 (greedy: 0.3): a plan runs through long routes, which pay more
-    points per train; routes of 3 or more trains cost about one turn each in its path costs. Of the plan
-    routes it can pay it claims a bottleneck first (`detour_weight`), and it draws for the plan route
-    nearest to paid (`focus_draws`): 56.6% of 6000 two-player Europe games against greedy instead of 55.1%
-    without them, 62.8% of 4000 New York games instead of 61.7% (docs/bots.md, session 17).
+    points per train; routes of 3 or more trains cost about one turn each in its path costs.
 
     In New York (15 taxis) it never draws more tickets, takes at most 11 taxis of tickets at setup and
     counts a tourist attraction for less in its paths: with these it wins 62.5% of two-player games
@@ -30,8 +27,6 @@ class GreedyLong(GreedyBot):
 
     name = "greedy_long"
     points_weight = 0.9
-    detour_weight = 1.0
-    focus_draws = True
     map_knobs: ClassVar[dict[str, dict[str, float]]] = {"new_york": {**NEW_YORK_KNOBS, "draws_tickets": False}}
 
 
