@@ -332,29 +332,40 @@ class GreedyBot(BaseBot):
         ix = self.ix
         links = {ix.link[r] for r in plan.routes}
         need = self._needs(plan.routes, board.hand)
-        payable: list[ClaimOption] = []
+        weighted = self.detour_weight > 0
+        payable: list[ClaimOption] = []  # with `detour_weight` only
+        best: tuple[tuple[int, ...], ClaimOption] | None = None
         for r, options in opts.claims.items():
             if ix.link[r] not in links:
                 continue
             option = self._cheapest(board, options, need)
-            if self._tunnel_ok(board, option):
+            if not self._tunnel_ok(board, option):
+                continue
+            if weighted:
                 payable.append(option)
-        if not payable:
-            return None
-        weight = self.detour_weight if len(payable) > 1 else 0.0
-        costs = self._plan_costs  # the plan's, as `decide_options` made it for this board
-        length = ix.length
+            key = (ix.length[r], -option.wilds, -r)
+            if best is None or key > best[0]:
+                best = (key, option)
+        if len(payable) > 1:
+            return self._bottleneck_first(payable)
+        return best[1].action if best else None
+
+    def _bottleneck_first(self, payable: list[ClaimOption]) -> Action:
+        """Of several payable plan claims, the one of most length + `detour_weight` x detour (`_detour`, on
+        the path costs the plan was made with), then as `_plan_claim` orders them."""
+        length = self.ix.length
+        weight, costs = self.detour_weight, self._plan_costs
 
         def key(o: ClaimOption) -> tuple[float, int, int, int]:
             r = o.route
-            value = length[r] + weight * self._detour(costs, r) if weight else float(length[r])
-            return (value, length[r], -o.wilds, -r)
+            return (length[r] + weight * self._detour(costs, r), length[r], -o.wilds, -r)
 
         return max(payable, key=key).action
 
     def _detour(self, costs: list[float], r: int) -> float:
         """How much longer (in path cost, at most `MAX_DETOUR`) the way between route r's cities would be if
-        another seat took r's link: what claiming r first secures."""
+        another seat took r's link: what claiming r first secures. `costs` is closed at r's link for the
+        search and restored before it returns."""
         ix = self.ix
         tracks = ix.link_routes[ix.link[r]]
         saved = [costs[x] for x in tracks]
