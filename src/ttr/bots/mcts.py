@@ -83,6 +83,8 @@ class MctsBot(BaseBot):
     prune_after = 2
     belief = True  # sample the other seats' tickets weighted by their claims (`ttr.bots.inference`)
     guide_style: type[GreedyBot] = GreedyLong  # the policy of its own seat: the guide and its playouts
+    own_playout_style: type[GreedyBot] | None = None  # its own seat's policy in playouts instead of the guide's,
+    # e.g. `ttr.bots.denial.DenyingLong` (blocks on the world's tickets; docs/bots.md, session 18)
     opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot,)  # the other seats' policies, by turns per world
     # Other plans tried in main turns, e.g. `ttr.bots.styles.STYLES`. None by default: the search played a
     # style's move in 1 of 169 departures valued, and without them two-player Europe won 137 of 199 paired
@@ -269,7 +271,8 @@ class MctsBot(BaseBot):
             seed = self.rng.randrange(1 << 30)
             playouts = self._playouts = [
                 [GreedyPlayout(self.game_map, n, seed, self._seat_styles(n, other, style))
-                 for style in (self.guide_style, *self.styles)] for other in self.opponent_styles]
+                 for style in (self.own_playout_style or self.guide_style, *self.styles)]
+                for other in self.opponent_styles]
         return playouts
 
     def play_candidate(self, world: Game, key: int, playouts: list[GreedyPlayout]) -> float:

@@ -11,6 +11,7 @@ them) instead of decoding the whole legal list; ticket choices and tunnels take 
 from __future__ import annotations
 
 from ttr.bots.base import legal_actions
+from ttr.bots.denial import DenyingLong
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.planning import Board, game_options, map_index, static_action, static_id
 from ttr.engine import Game
@@ -27,6 +28,7 @@ class GreedyPlayout:
         self.ix = map_index(game_map)
         chosen = styles or {}
         self.bots = [chosen.get(s, GreedyBot)(game_map, s, seed) for s in range(n)]
+        self.world_bots = [bot for bot in self.bots if isinstance(bot, DenyingLong)]  # they read the game
 
     def choose_id(self, game: Game) -> int:
         """The catalogue id greedy plays for the seat to move in `game`."""
@@ -56,6 +58,8 @@ class GreedyPlayout:
 
     def run(self, game: Game, max_actions: int = 1 << 30) -> int:
         """Play greedy for every seat until the game ends or `max_actions` were played; the number played."""
+        for bot in self.world_bots:
+            bot.world = game
         played = 0
         while played < max_actions and not game.is_over:
             game.apply_unchecked(self.choose_id(game))

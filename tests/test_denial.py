@@ -1,0 +1,88 @@
+"""The playout policy that blocks on a playout world's tickets (`ttr.bots.denial`) and its use by `mcts`."""
+
+from __future__ import annotations
+
+from ttr.bots.denial import DenyingLong
+from ttr.bots.greedy import GreedyBot
+from ttr.bots.mcts import MctsBot
+from ttr.bots.planning import INF, Board, dijkstra, game_options, map_index, static_action
+from ttr.bots.playout import GreedyPlayout
+from ttr.bots.styles import GreedyLong
+from ttr.engine import Action, Game
+from ttr.engine.game import MAIN
+from ttr.maps import load_map
+
+EUROPE = load_map("europe")
+
+
+def _choice(bot: GreedyBot, game: Game) -> Action:
+    """What `bot` plays for the seat to move in a main turn of `game` (as a playout asks it)."""
+    ix = map_index(game.map)
+    ids = game.legal_ids()
+    opts = game_options(ix, game, ids)
+    return bot.decide_options(Board.from_game(ix, game, game.current), opts, static_action(ix, game, ids[0]))
+
+
+def _ticket_trains(game: Game, q: int, closed: tuple[int, ...] = ()) -> float:
+    """Seat q's incomplete tickets' shortest paths in trains (cut paths count 20 more than their length
+    before), over q's routes (free) and the free open ones, with the routes `closed` shut."""
+    ix = map_index(game.map)
+    costs = [0.0 if o == q else (ix.length[r] + 0.4 if o < 0 and not game.blocked[r] else INF)
+             for r, o in enumerate(game.owner)]
+    total = 0.0
+    for t in game.tickets[q]:
+        a, b = ix.ticket_a[t], ix.ticket_b[t]
+        base = dijkstra(ix, costs, a, b)[0][b]
+        if base <= 0 or base >= INF:
+            continue
+        saved = [costs[x] for x in closed]
+        for x in closed:
+            costs[x] = INF
+        total += min(dijkstra(ix, costs, a, b)[0][b], base + 20) - base
+        for x, c in zip(closed, saved, strict=True):
+            costs[x] = c
+    return total
+
+
+def _first_block(seeds: range) -> tuple[Game, Action, Action]:
+    """The first main turn of seat 0 (`GreedyLong` against greedy) where `DenyingLong` with the game as its
+    world plays otherwise than `GreedyLong`: the game then, and both moves."""
+    for seed in seeds:
+        game = Game.new(EUROPE, ["a", "b"], seed=seed)
+        playout = GreedyPlayout(EUROPE, 2, seed, {0: GreedyLong})
+        guide, denying = GreedyLong(EUROPE, 0, seed), DenyingLong(EUROPE, 0, seed)
+        denying.world = game
+        while not game.is_over:
+            if game.current == 0 and game.phase == MAIN and len(game.legal_ids()) > 1:
+                plain, blocking = _choice(guide, game), _choice(denying, game)
+                if plain != blocking:
+                    return game, plain, blocking
+            game.apply_unchecked(playout.choose_id(game))
+    raise AssertionError("no position where the denying policy blocks")
+
+
+def test_denying_playout_policy_claims_what_lengthens_the_other_seats_real_paths() -> None:
+    game, plain, blocking = _first_block(range(40))
+    ix = map_index(EUROPE)
+    assert plain.kind == "draw_card"  # it blocks only where the guide would draw
+    assert blocking.kind == "claim_route"
+    r = EUROPE.route_index[blocking.route]
+    assert "locomotive" not in dict(blocking.cards)
+    # worked out again here: closing the route's link costs the other seat's real tickets 8 trains or more
+    assert _ticket_trains(game, 1, ix.link_routes[ix.link[r]]) >= DenyingLong.min_damage
+    # without a world (a bot playing from a seat view) it is the guide
+    assert _choice(DenyingLong(EUROPE, 0, 1), game) == plain
+
+
+def test_mcts_plays_its_own_seat_with_the_playout_style_given() -> None:
+    searching = type("Denying", (MctsBot,), {"own_playout_style": DenyingLong})(EUROPE, 0, 3, iterations=4)
+    playouts = searching.playouts_for(2)
+    guide_playout = playouts[0][0]
+    assert isinstance(guide_playout.bots[0], DenyingLong)
+    assert type(guide_playout.bots[1]) is GreedyBot
+    game = Game.new(EUROPE, ["a", "b"], seed=5)
+    guide_playout.run(game, 10)
+    assert guide_playout.bots[0].world is game  # the playout handed it the game it plays
+    plain = MctsBot(EUROPE, 0, 3, iterations=4).playouts_for(2)[0][0]
+    assert type(plain.bots[0]) is GreedyLong
+    assert plain.world_bots == []
