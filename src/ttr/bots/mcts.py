@@ -47,10 +47,11 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 from ttr.bots.base import BaseBot
 from ttr.bots.blocking import world_block_damage
+from ttr.bots.denial import DenyingLong
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.inference import ClaimReplay, TicketBelief, face_up_picks
 from ttr.bots.mcts_policy import estimate
@@ -83,8 +84,10 @@ class MctsBot(BaseBot):
     prune_after = 2
     belief = True  # sample the other seats' tickets weighted by their claims (`ttr.bots.inference`)
     guide_style: type[GreedyBot] = GreedyLong  # the policy of its own seat: the guide and its playouts
-    own_playout_style: type[GreedyBot] | None = None  # its own seat's policy in playouts instead of the guide's,
-    # e.g. `ttr.bots.denial.DenyingLong` (blocks on the world's tickets; docs/bots.md, session 18)
+    own_playout_style: type[GreedyBot] | None = DenyingLong  # its own seat's policy in playouts instead of the
+    own_playout_seats: ClassVar[dict[str, int]] = {"europe": 2}  # guide's, on these maps up to these seats:
+    # `DenyingLong` blocks on each world's tickets; two-player Europe +8 points of margin, New York none
+    # (docs/bots.md, session 18)
     opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot,)  # the other seats' policies, by turns per world
     # Other plans tried in main turns, e.g. `ttr.bots.styles.STYLES`. None by default: the search played a
     # style's move in 1 of 169 departures valued, and without them two-player Europe won 137 of 199 paired
@@ -271,9 +274,16 @@ class MctsBot(BaseBot):
             seed = self.rng.randrange(1 << 30)
             playouts = self._playouts = [
                 [GreedyPlayout(self.game_map, n, seed, self._seat_styles(n, other, style))
-                 for style in (self.own_playout_style or self.guide_style, *self.styles)]
+                 for style in (self._own_playout_style(n), *self.styles)]
                 for other in self.opponent_styles]
         return playouts
+
+    def _own_playout_style(self, n: int) -> type[GreedyBot]:
+        """Its own seat's policy in the playouts of an `n`-seat game: `own_playout_style` where
+        `own_playout_seats` has it for the map and seats, else the guide's."""
+        if self.own_playout_style is not None and n <= self.own_playout_seats.get(self.game_map.name, 0):
+            return self.own_playout_style
+        return self.guide_style
 
     def play_candidate(self, world: Game, key: int, playouts: list[GreedyPlayout]) -> float:
         """The seat's margin over the best other seat after the candidate `key` (a catalogue id, plus the
