@@ -11,7 +11,7 @@ view never has them, so it is for playouts only (`MctsBot.own_playout_style`).
 
 from __future__ import annotations
 
-from ttr.bots.planning import INF, Board, Options, Plan, dijkstra, path_to
+from ttr.bots.planning import INF, Board, Options, Plan, dijkstra, distance_without, path_to
 from ttr.bots.styles import GreedyLong
 from ttr.engine import Action, Game
 from ttr.maps import GameMap
@@ -78,14 +78,8 @@ class DenyingLong(GreedyLong):
                 for r in path_to(ix, prev, a, b):
                     if board.owner[r] == q:
                         continue
-                    closed = ix.link_routes[ix.link[r]]
-                    saved = [costs[x] for x in closed]
-                    for x in closed:
-                        costs[x] = INF
-                    detour = dijkstra(ix, costs, a, b)[0][b]
-                    for x, c in zip(closed, saved, strict=True):
-                        costs[x] = c
                     link = ix.link[r]
+                    detour = distance_without(ix, costs, a, b, ix.link_routes[link])
                     damage[link] = damage.get(link, 0.0) + min(detour, base + DETOUR_CAP) - base
         self._damage = damage
         return damage

@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from ttr.bots.planning import INF, Board, MapIndex, completed, dijkstra, path_to
+from ttr.bots.planning import INF, Board, MapIndex, completed, dijkstra, distance_without, path_to
 from ttr.maps import GameMap
 
 PER_TRAIN = 0.4  # log-weight per train laid towards a ticket (fitted, see docs/bots.md)
@@ -219,12 +219,7 @@ class TicketBelief:
                     closed = [r, ix.twin[r]] if small and ix.twin[r] >= 0 else [r]
                     if on_path not in closed:
                         continue  # q keeps the other track
-                    saved = [costs[x] for x in closed]
-                    for x in closed:
-                        costs[x] = INF
-                    far = dijkstra(ix, costs, a, b)[0][b]
-                    for x, c in zip(closed, saved, strict=True):
-                        costs[x] = c
+                    far = distance_without(ix, costs, a, b, closed)
                     extra = min(far - base, 2.0 * ix.ticket_points[t])  # cut off (INF): twice its points
                     damage[r] = damage.get(r, 0.0) + weights[t] * extra
         return {r: d / total for r, d in damage.items() if d > 0}

@@ -767,6 +767,17 @@ def path_to(ix: MapIndex, prev: list[int], source: int, target: int) -> list[int
     return out
 
 
+def distance_without(ix: MapIndex, costs: list[float], a: int, b: int, closed: Sequence[int]) -> float:
+    """The cheapest path cost from city a to city b with the routes `closed` shut (`costs` is left as given)."""
+    saved = [costs[x] for x in closed]
+    for x in closed:
+        costs[x] = INF
+    far = dijkstra(ix, costs, a, b)[0][b]
+    for x, c in zip(closed, saved, strict=True):
+        costs[x] = c
+    return far
+
+
 def shortest_path(ix: MapIndex, costs: list[float], a: int, b: int) -> tuple[float, list[int]]:
     """(cost, routes) of a cheapest path from a to b; (INF, []) if there is none."""
     dist, prev = dijkstra(ix, costs, a, b)
