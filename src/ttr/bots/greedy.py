@@ -20,7 +20,7 @@ from ttr.bots.planning import (
     StationOption,
     colour_needs,
     completed,
-    dijkstra,
+    distance_without,
     map_index,
     network,
     part_trail_length,
@@ -364,17 +364,9 @@ class GreedyBot(BaseBot):
 
     def _detour(self, costs: list[float], r: int) -> float:
         """How much longer (in path cost, at most `MAX_DETOUR`) the way between route r's cities would be if
-        another seat took r's link: what claiming r first secures. `costs` is closed at r's link for the
-        search and restored before it returns."""
+        another seat took r's link: what claiming r first secures."""
         ix = self.ix
-        tracks = ix.link_routes[ix.link[r]]
-        saved = [costs[x] for x in tracks]
-        for x in tracks:
-            costs[x] = INF
-        a, b = ix.route_a[r], ix.route_b[r]
-        around = dijkstra(ix, costs, a, b)[0][b]
-        for x, c in zip(tracks, saved, strict=True):
-            costs[x] = c
+        around = distance_without(ix, costs, ix.route_a[r], ix.route_b[r], ix.link_routes[ix.link[r]])
         return min(around - costs[r], MAX_DETOUR)
 
     def _tunnel_ok(self, board: Board, option: ClaimOption) -> bool:
