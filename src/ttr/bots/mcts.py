@@ -86,8 +86,8 @@ class MctsBot(BaseBot):
     guide_style: type[GreedyBot] = GreedyLong  # the policy of its own seat: the guide and its playouts
     own_playout_style: type[GreedyBot] | None = DenyingLong  # its own seat's policy in playouts instead of the
     own_playout_seats: ClassVar[dict[str, int]] = {"europe": 2}  # guide's, on these maps up to these seats:
-    # `DenyingLong` blocks on each world's tickets; two-player Europe +8 points of margin, New York none
-    # (docs/bots.md, session 18)
+    # `DenyingLong` blocks on each world's tickets; two-player Europe 215 of 300 paired games against 205
+    # without it, New York none (docs/bots.md, sessions 18-19)
     opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot,)  # the other seats' policies, by turns per world
     # Other plans tried in main turns, e.g. `ttr.bots.styles.STYLES`. None by default: the search played a
     # style's move in 1 of 169 departures valued, and without them two-player Europe won 137 of 199 paired
