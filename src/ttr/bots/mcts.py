@@ -18,8 +18,10 @@ A decision of the `mcts` bot:
    other hands and tickets, the deck and ticket deck order are dealt at random; face-up cards, discards,
    claims, its own hand and tickets and where its returned tickets lie are as seen). The other seats'
    tickets are weighted by how far their claims already go towards them (`ttr.bots.inference`), their long
-   tickets kept at setup are dealt as often as `opponent_styles` keep one (`ttr.bots.setup_prior`), and
-   each world is kept from `resample` so dealt by how well its tickets explain all of each seat's claims.
+   tickets kept at setup are dealt as often as `opponent_styles` keep one (`ttr.bots.setup_prior`); in
+   two-seat Europe, with greedy as the model, the whole setup keep is one greedy makes of an offer drawn
+   from the hidden tickets (`ttr.bots.setup_keeps`). Each world is kept from `resample` so dealt by how
+   well its tickets explain all of each seat's claims.
    Blind draws and tunnel reveals are chance, resolved by the world's deck.
 4. In every world it plays every candidate, then greedy for the other seats and the candidate's style
    (`GreedyLong` for all but the other styles' moves) for its own (to the end of the game, or for `depth`
@@ -57,6 +59,7 @@ from ttr.bots.inference import ClaimReplay, TicketBelief, face_up_picks
 from ttr.bots.mcts_policy import estimate
 from ttr.bots.planning import Board, sort_options
 from ttr.bots.playout import GreedyPlayout
+from ttr.bots.setup_keeps import SetupKeeps
 from ttr.bots.setup_prior import long_held_odds
 from ttr.bots.styles import GreedyLong
 from ttr.engine import Action, Game
@@ -101,6 +104,9 @@ class MctsBot(BaseBot):
     replay_claims = True  # weigh dealt tickets by the claims their paths explain (`inference.ClaimReplay`, the
     # paths of `opponent_styles`)
     setup_prior = True  # deal the long tickets kept at setup as `opponent_styles` keep them (`setup_prior`)
+    setup_keeps = True  # ... and, where the other seats are modelled as greedy alone, the whole setup keep from
+    setup_keeps_seats = 2  # greedy's keep of every offer (`ttr.bots.setup_keeps`; Europe), in games of up to
+    # this many seats (where it was measured: docs/bots.md, session 20)
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
                  time_limit: float | None = None, depth: int | None = None) -> None:
@@ -244,15 +250,23 @@ class MctsBot(BaseBot):
         (`TicketBelief.likelihood`): sampling-importance-resampling."""
         weights = belief.weights if belief is not None else None
         long_held = self._long_held(info)
+        keeps = None
+        if self.setup_keeps and self.opponent_styles == (GreedyBot,) and info.n <= self.setup_keeps_seats:
+            keeps = SetupKeeps.for_map(self.game_map)
+
+        def deal() -> Game:
+            setup = self._setup_deal(keeps, info, rng, weights) if keeps is not None else None
+            return info.sample(rng, weights, long_held, setup)
+
         if belief is None or self.resample <= 1:
-            return info.sample(rng, weights, long_held)
+            return deal()
         others = [q for q in range(belief.n) if q != self.seat and belief.shown(q)]
         if not others:
-            return info.sample(rng, weights, long_held)
-        kept = info.sample(rng, weights, long_held)
+            return deal()
+        kept = deal()
         total = 0.0
         for i in range(self.resample):  # a weighted reservoir of one: each world kept with chance like / total
-            world = kept if i == 0 else info.sample(rng, weights, long_held)
+            world = kept if i == 0 else deal()
             like = 1.0
             for q in others:
                 like *= belief.likelihood(q, world.tickets[q])
@@ -260,6 +274,23 @@ class MctsBot(BaseBot):
             if i and rng.random() * total < like:
                 kept = world
         return kept
+
+    def _setup_deal(self, keeps: SetupKeeps, info: InfoSet, rng: Any,
+                    weights: list[list[float] | None] | None) -> list[list[int] | None]:
+        """Per other seat that has chosen, a setup keep greedy would make (`SetupKeeps.deal`: offers drawn
+        from the hidden tickets, weighted by the belief), or None where none was found in a few tries."""
+        longs, regulars = info.hidden_tickets()
+        out: list[list[int] | None] = [None] * info.n
+        for q in range(info.n):
+            count = info.setup_keep(q)
+            if q == self.seat or count <= 0:
+                continue
+            kept = keeps.deal(rng, longs, regulars, count, weights[q] if weights is not None else None)
+            if kept is not None:
+                out[q] = kept
+                longs = [t for t in longs if t not in kept]
+                regulars = [t for t in regulars if t not in kept]
+        return out
 
     def _seat_styles(self, n: int, other: type[GreedyBot], own: type[GreedyBot]) -> dict[int, type[GreedyBot]]:
         """The policy of each of `n` seats in a playout: `own` for this seat, `other` for the rest."""

@@ -256,8 +256,14 @@ class InfoSet:
         """How many tickets `seat` kept at setup (-1 before it chose)."""
         return self._setup_keep[seat]
 
+    def hidden_tickets(self) -> tuple[list[int], list[int]]:
+        """The long and the regular tickets this seat cannot place (another seat, a deck or the box may
+        hold them): what `sample` deals from. Fresh lists."""
+        return self._long[:], self._regular[:]
+
     def sample(self, rng: random.Random, weights: Sequence[Sequence[float] | None] | None = None,
-               long_held: Sequence[Sequence[float] | None] | None = None) -> Game:
+               long_held: Sequence[Sequence[float] | None] | None = None,
+               setup_kept: Sequence[Sequence[int] | None] | None = None) -> Game:
         """A full game: the view's state with the hidden cards and tickets dealt at random by `rng`.
 
         `weights[q][t]` (optional, > 0) makes seat q more likely to hold ticket t than a uniform deal would
@@ -265,6 +271,8 @@ class InfoSet:
         (optional) is the chance that the tickets seat q kept at setup hold j long ones (a model of how it
         keeps, e.g. greedy nearly always keeps its long ticket); without it every keep-set of that size is
         as likely, so a seat that kept 2 of 1 long and 3 regular tickets holds its long one half the time.
+        `setup_kept[q]` (optional) are the tickets seat q kept at setup, chosen by the caller among
+        `hidden_tickets()` (as many as it kept; no ticket twice); its later tickets are dealt as before.
         """
         g = self._template.copy()
         m = self.map
@@ -293,10 +301,18 @@ class InfoSet:
             rng.shuffle(long_pool)
             regular_pool = long_pool
         n_long, n_regular = rules.setup_long_tickets, rules.setup_regular_tickets
+        given = self._given(setup_kept, long_pool, regular_pool)
         for q in range(n):
             if q == seat:
                 continue
             count = self._counts[q]
+            kept_given = given[q]
+            if kept_given is not None:
+                w = weights[q] if weights is not None else None
+                rest = count - len(kept_given)
+                g.tickets[q] = kept_given + (_take(regular_pool, rest) if w is None
+                                             else _take_weighted(regular_pool, rest, w, rng))
+                continue
             held_long = 0
             kept = self._setup_keep[q]
             if kept > 0 and n_long:
@@ -332,6 +348,28 @@ class InfoSet:
         return g
 
 
+    def _given(self, setup_kept: Sequence[Sequence[int] | None] | None, long_pool: list[int],
+               regular_pool: list[int]) -> list[list[int] | None]:
+        """Per seat, the setup tickets `sample` was given for it (checked, and taken out of the pools), or None."""
+        out: list[list[int] | None] = [None] * self.n
+        if setup_kept is None:
+            return out
+        if len(setup_kept) != self.n:
+            raise ValueError(f"setup_kept: {len(setup_kept)} entries for {self.n} seats")
+        for q, kept in enumerate(setup_kept):
+            if kept is None:
+                continue
+            if q == self.seat or len(kept) != self._setup_keep[q]:
+                raise ValueError(f"setup_kept: seat {q} did not keep {len(kept)} tickets at setup")
+            for t in kept:
+                pool = long_pool if t in long_pool else regular_pool
+                if t not in pool:
+                    raise ValueError(f"setup_kept: ticket {t} for seat {q} is not hidden, or given twice")
+                pool.remove(t)
+            out[q] = list(kept)
+        return out
+
+
 def _draw_index(odds: Sequence[float], rng: random.Random) -> int:
     """An index of `odds` drawn with chances in proportion to its values (`ValueError` if none is positive)."""
     total = sum(odds)
@@ -356,16 +394,21 @@ def _fill(slots: list[int], pool: list[int]) -> list[int]:
     return out
 
 
+def draw_weighted(pool: Sequence[int], k: int, weights: Sequence[float], rng: random.Random) -> list[int]:
+    """`k` items of `pool` drawn without replacement, with chances in proportion to `weights[item]`
+    (Efraimidis and Spirakis: the k largest keys u ** (1 / w)); `pool` is left as it is."""
+    rand = rng.random
+    keyed = sorted(((rand() ** (1.0 / weights[t]), t) for t in pool), reverse=True)
+    return [t for _, t in keyed[:k]]
+
+
 def _take_weighted(pool: list[int], k: int, weights: Sequence[float], rng: random.Random) -> list[int]:
-    """`k` tickets removed from `pool`, drawn without replacement with chances in proportion to `weights`
-    (Efraimidis and Spirakis: the k largest keys u ** (1 / w))."""
+    """`k` tickets removed from `pool`, drawn as `draw_weighted` draws them."""
     if k > len(pool):
         raise ValueError("the view's ticket counts do not add up")
     if k <= 0:
         return []
-    rand = rng.random
-    keyed = sorted(((rand() ** (1.0 / weights[t]), t) for t in pool), reverse=True)
-    out = [t for _, t in keyed[:k]]
+    out = draw_weighted(pool, k, weights, rng)
     chosen = set(out)
     pool[:] = [t for t in pool if t not in chosen]
     return out
