@@ -347,7 +347,6 @@ class InfoSet:
         g.rng = Rng(rng.getrandbits(64))
         return g
 
-
     def _given(self, setup_kept: Sequence[Sequence[int] | None] | None, long_pool: list[int],
                regular_pool: list[int]) -> list[list[int] | None]:
         """Per seat, the setup tickets `sample` was given for it (checked, and taken out of the pools), or None."""
