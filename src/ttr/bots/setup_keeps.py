@@ -38,7 +38,7 @@ TRIES = 30  # offers drawn for one deal before giving up (the caller then deals 
 
 def keep_mask(game_map: GameMap, offer: Sequence[int], hand_seed: int) -> int:
     """Greedy's keep of the setup `offer` (ticket indexes) with the starting hand of `Game.new(map,
-    2 seats, seed=hand_seed)`'s first seat: bit i set when it keeps `offer[i]`."""
+    2 seats, seed=hand_seed)`'s seat to choose first: bit i set when it keeps `offer[i]`."""
     return _Keeper(game_map, hand_seed).mask(offer)
 
 
@@ -50,6 +50,7 @@ class _Keeper:
         self.bot = GreedyBot(game_map, self.game.current, 0)
 
     def mask(self, offer: Sequence[int]) -> int:
+        """Greedy's keep of `offer` as a bit mask (see `keep_mask`)."""
         game = self.game
         game.offered = list(offer)
         _, legal = legal_actions(game)
