@@ -110,15 +110,14 @@ class SetupKeeps:
         found: SetupKeeps | None = cache[key]
         return found
 
-    def offer_index(self, longs: Sequence[int], regulars: Sequence[int]) -> int:
-        """The table's index of the offer of these long and regular tickets (any order)."""
-        rank_long = subset_rank(sorted(self._long_at[t] for t in longs))
-        return rank_long * self._per_long + subset_rank(sorted(self._regular_at[t] for t in regulars))
-
     def kept(self, longs: Sequence[int], regulars: Sequence[int], hand: int) -> list[int]:
-        """The tickets greedy keeps of the offer with the table's `hand`-th starting hand."""
-        offer = sorted(longs, key=self._long_at.__getitem__) + sorted(regulars, key=self._regular_at.__getitem__)
-        mask = self._masks[self.offer_index(longs, regulars) * len(self.hands) + hand]
+        """The tickets greedy keeps of the offer of these long and regular tickets (any order) with the
+        table's `hand`-th starting hand."""
+        long_at = sorted(self._long_at[t] for t in longs)
+        regular_at = sorted(self._regular_at[t] for t in regulars)
+        offer = [self.longs[i] for i in long_at] + [self.regulars[i] for i in regular_at]
+        index = subset_rank(long_at) * self._per_long + subset_rank(regular_at)
+        mask = self._masks[index * len(self.hands) + hand]
         return [t for i, t in enumerate(offer) if mask >> i & 1]
 
     def deal(self, rng: random.Random, longs: Sequence[int], regulars: Sequence[int], count: int,

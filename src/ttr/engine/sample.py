@@ -305,17 +305,11 @@ class InfoSet:
         for q in range(n):
             if q == seat:
                 continue
-            count = self._counts[q]
-            kept_given = given[q]
-            if kept_given is not None:
-                w = weights[q] if weights is not None else None
-                rest = count - len(kept_given)
-                g.tickets[q] = kept_given + (_take(regular_pool, rest) if w is None
-                                             else _take_weighted(regular_pool, rest, w, rng))
-                continue
+            setup = given[q] or []  # the setup tickets given for it; the rest is dealt
+            count = self._counts[q] - len(setup)
             held_long = 0
             kept = self._setup_keep[q]
-            if kept > 0 and n_long:
+            if given[q] is None and kept > 0 and n_long:
                 odds = long_held[q] if long_held is not None else None
                 if odds:
                     held_long = min(_draw_index(odds, rng), kept, n_long, len(long_pool))
@@ -323,9 +317,9 @@ class InfoSet:
                     held_long = sum(1 for slot in rng.sample(range(n_long + n_regular), kept) if slot < n_long)
             w = weights[q] if weights is not None else None
             if w is None:
-                g.tickets[q] = _take(long_pool, held_long) + _take(regular_pool, count - held_long)
+                g.tickets[q] = setup + _take(long_pool, held_long) + _take(regular_pool, count - held_long)
             else:
-                g.tickets[q] = (_take_weighted(long_pool, held_long, w, rng)
+                g.tickets[q] = (setup + _take_weighted(long_pool, held_long, w, rng)
                                 + _take_weighted(regular_pool, count - held_long, w, rng))
         used = [0] * n
         for i, q, count in self._keeps:  # each keep of another seat names its tickets, in the order held
