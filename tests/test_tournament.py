@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -80,6 +81,17 @@ def test_human_output_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["tournament", "--bots", "nosuchbot", "--games", "1"]) == 1
     assert "unknown bot" in capsys.readouterr().err
     assert main(["tournament", "--map", "new_york", "--players", "7", "--games", "1"]) == 1
+
+
+def test_piped_output_keeps_whole_intervals(capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Piped (no terminal, no COLUMNS), the standings are not cut to Rich's 80 columns."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    assert main(["tournament", "--map", "new_york", "--bots", "greedy,route_focus", "--games", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "…" not in out
+    rows = [line for line in out.splitlines() if "route_focus" in line and "%" in line]
+    assert len(rows) == 1 and re.search(r"\d+\.\d% \(\d+\.\d%-\d+\.\d%\)", rows[0])  # the whole interval
 
 
 def test_seating_with_fewer_bots_than_seats() -> None:

@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from ttr.cli.console import stdout_console
 from ttr.engine import Game, final_score, full_state
 from ttr.errors import TTRError
 from ttr.maps import load_map
@@ -65,7 +66,7 @@ def run_score(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(final, ensure_ascii=False, indent=1))
     else:
-        _print_final(Console(), final)
+        _print_final(stdout_console(), final)
     return 0
 
 
@@ -74,7 +75,7 @@ def run_play(args: argparse.Namespace) -> int:
     game_map = load_map(args.map)
     game = Game.new(game_map, args.players, seed=args.seed)
     rng = random.Random(args.seed)
-    console = Console()
+    console = stdout_console()
     while not game.is_over:
         ids = game.legal_ids()
         aid = ids[rng.randrange(len(ids))]
@@ -149,7 +150,7 @@ def play_random(game: Game, rng: random.Random) -> int:
 
 
 def _print_state(state: dict[str, Any]) -> None:
-    console = Console()
+    console = stdout_console()
     error = state["error"]
     if error:
         console.print(f"[bold red]illegal action[/] at actions[{error['index']}]: {json.dumps(error['action'])}")

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ttr.cli.console import stdout_console
 from ttr.errors import MapError, TTRError
 from ttr.sim.tournament import GameResult, TournamentConfig, run_tournament
 
@@ -68,7 +69,7 @@ def run_tournament_cmd(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=1))
     else:
-        _print(Console(), summary, elapsed)
+        _print(stdout_console(), summary, elapsed)
     return 0
 
 
