@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shlex
@@ -10,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
+from ttr.cli.console import LineProgress
 from ttr.cli.main import main
 from ttr.records import load_json, read_record, replay
 from ttr.sim.tournament import GameResult, TournamentConfig, elo, pairwise, run_tournament, wilson
@@ -85,11 +88,14 @@ def test_human_output_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> N
 
 def test_piped_output_keeps_whole_intervals(capsys: pytest.CaptureFixture[str],
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """Piped (no terminal, no COLUMNS), the standings are not cut to Rich's 80 columns."""
+    """Piped (no terminal, no COLUMNS), the standings are not cut to Rich's 80 columns, and the progress is
+    reported in plain lines."""
     monkeypatch.delenv("COLUMNS", raising=False)
     assert main(["tournament", "--map", "new_york", "--bots", "greedy,route_focus", "--games", "4"]) == 0
-    out = capsys.readouterr().out
+    captured = capsys.readouterr()
+    out = captured.out
     assert "…" not in out
+    assert captured.err.splitlines()[-1].startswith("games 4/4 (100%), ")  # progress as lines, not a bar
     rows = [line for line in out.splitlines() if "route_focus" in line and "%" in line]
     assert len(rows) == 1 and re.search(r"\d+\.\d% \(\d+\.\d%-\d+\.\d%\)", rows[0])  # the whole interval
 
@@ -119,3 +125,21 @@ def test_statistics() -> None:
     lopsided = [GameResult(i, i, [0, 1], [10, 5], [0], [0, 0], [0, 0], 0) for i in range(10)]
     high, low = elo(pairwise(lopsided, 2))
     assert high > 1700 and low < 1300 and high + low == pytest.approx(3000)
+
+
+def test_line_progress_reports_each_tenth_and_the_time_left() -> None:
+    """Without a terminal the progress is a line per tenth of the games; a resumed run's estimate of the
+    time left counts only the games it played itself."""
+    console = Console(file=io.StringIO(), width=120)
+    progress = LineProgress(console)
+    task = progress.add_task("games", total=20)
+    for _ in range(5):
+        progress.advance(task)
+    lines = console.file.getvalue().splitlines()
+    assert [line.split(",")[0] for line in lines] == ["games 2/20 (10%)", "games 4/20 (20%)"]
+    assert all("left" in line for line in lines)
+    progress.reset(task, total=20, completed=14)  # 14 done by an earlier run
+    progress.update(task, completed=15)  # still the same tenth (the 7th): no line
+    progress.update(task, completed=20)
+    lines = console.file.getvalue().splitlines()
+    assert len(lines) == 3 and lines[-1].startswith("games 20/20 (100%), ") and "left" not in lines[-1]

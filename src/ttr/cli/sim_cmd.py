@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from ttr.cli.console import games_progress
 from ttr.cli.tournament_cmd import _check, bots_to_play
 from ttr.errors import TTRError
 from ttr.maps import BUILTIN_MAPS
@@ -111,8 +111,7 @@ def _simulate(args: argparse.Namespace, config: TournamentConfig, out: Path, fmt
     err = Console(stderr=True)
     start = time.perf_counter()
     done_box = [0, 0]
-    with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("ETA"), TimeRemainingColumn(), console=err, transient=True) as bar:
+    with games_progress(err, eta=True) as bar:
         task = bar.add_task("games", total=config.games)
 
         def progress(done: int, total: int) -> None:

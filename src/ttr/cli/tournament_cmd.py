@@ -9,10 +9,9 @@ import time
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ttr.cli.console import stdout_console
+from ttr.cli.console import games_progress, stdout_console
 from ttr.errors import MapError, TTRError
 from ttr.sim.tournament import GameResult, TournamentConfig, run_tournament
 
@@ -57,8 +56,7 @@ def run_tournament_cmd(args: argparse.Namespace) -> int:
     _check(config)
     err = Console(stderr=True)
     start = time.perf_counter()
-    with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err,
-                  transient=True) as progress:
+    with games_progress(err) as progress:
         task = progress.add_task("games", total=config.games)
 
         def advance(_: GameResult) -> None:
