@@ -89,7 +89,7 @@ def _clock(seconds: float) -> str:
     return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
 
 
-def games_progress(console: Console, eta: bool = False) -> Any:
+def games_progress(console: Console, eta: bool = False) -> Progress | LineProgress:
     """A progress report of games on `console` (standard error): a bar on a terminal (with the time left if
     `eta`), else a `LineProgress`."""
     if not console.is_terminal:
