@@ -253,9 +253,10 @@ class MctsBot(BaseBot):
         keeps = None
         if self.setup_keeps and self.opponent_styles == (GreedyBot,) and info.n <= self.setup_keeps_seats:
             keeps = SetupKeeps.for_map(self.game_map)
+        hidden = info.hidden_tickets() if keeps is not None else ([], [])  # the same for every deal
 
         def deal() -> Game:
-            setup = self._setup_deal(keeps, info, rng, weights) if keeps is not None else None
+            setup = self._setup_deal(keeps, info, rng, weights, hidden) if keeps is not None else None
             return info.sample(rng, weights, long_held, setup)
 
         if belief is None or self.resample <= 1:
@@ -275,11 +276,12 @@ class MctsBot(BaseBot):
                 kept = world
         return kept
 
-    def _setup_deal(self, keeps: SetupKeeps, info: InfoSet, rng: Any,
-                    weights: list[list[float] | None] | None) -> list[list[int] | None]:
+    def _setup_deal(self, keeps: SetupKeeps, info: InfoSet, rng: Any, weights: list[list[float] | None] | None,
+                    hidden: tuple[list[int], list[int]]) -> list[list[int] | None]:
         """Per other seat that has chosen, a setup keep greedy would make (`SetupKeeps.deal`: offers drawn
-        from the hidden tickets, weighted by the belief), or None where none was found in a few tries."""
-        longs, regulars = info.hidden_tickets()
+        from the `hidden` long and regular tickets, `info.hidden_tickets()`, weighted by the belief), or None
+        where none was found in a few tries."""
+        longs, regulars = hidden
         out: list[list[int] | None] = [None] * info.n
         for q in range(info.n):
             count = info.setup_keep(q)
