@@ -13,7 +13,7 @@ line per config: its win rate against each bot (a shared win counts half) and th
 paper agents; with `--out`, the same as a JSON line appended to FILE.
 
 Session 13 used it to ask whether greedy can beat every paper agent in 70% of two-player New York games,
-and to tune `greedy_long` against greedy in two-player Europe (docs/bots.md, "Session 13").
+and to tune `greedy_long` against greedy in two-player Europe (docs/bot-experiments.md, "Session 13").
 """
 
 from __future__ import annotations

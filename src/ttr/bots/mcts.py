@@ -79,7 +79,7 @@ class MctsBot(BaseBot):
     margin = 2.0  # points on average another candidate must gain over the guide's move to be played
     claims = 3  # claims considered beside the guide's move
     late_claims = 8  # ... once the leader has laid `late_from` of its pieces (shorter playouts: worlds are
-    late_from = 0.44  # cheaper; Europe: from 20 trains laid, New York from 7 taxis; docs/bots.md, session 16)
+    late_from = 0.44  # cheaper; Europe: from 20 trains laid, New York 7 taxis; docs/bot-experiments.md, session 16)
     keeps = 3  # keep-sets considered
     target_worlds = 6  # worlds the finalists should get: fewer candidates when the budget is short
     min_worlds = 3  # ... in at least this many worlds, and significantly (see `t_critical`)
@@ -90,11 +90,11 @@ class MctsBot(BaseBot):
     own_playout_style: type[GreedyBot] | None = DenyingLong  # its own seat's policy in playouts instead of the
     own_playout_seats: ClassVar[dict[str, int]] = {"europe": 2}  # guide's, on these maps up to these seats:
     # `DenyingLong` blocks on each world's tickets; two-player Europe 215 of 300 paired games against 205
-    # without it, New York none (docs/bots.md, sessions 18-19)
+    # without it, New York none (docs/bot-experiments.md, sessions 18-19)
     opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot,)  # the other seats' policies, by turns per world
     # Other plans tried in main turns, e.g. `ttr.bots.styles.STYLES`. None by default: the search played a
     # style's move in 1 of 169 departures valued, and without them two-player Europe won 137 of 199 paired
-    # games instead of 121, New York level (docs/bots.md, session 11).
+    # games instead of 121, New York level (docs/bot-experiments.md, session 11).
     styles: tuple[type[GreedyBot], ...] = ()
     resample = 64  # worlds proposed per world searched, one kept by how well its tickets explain the claims
     blocks = 1  # claims of routes other seats likely need, considered beside the others
@@ -106,7 +106,7 @@ class MctsBot(BaseBot):
     setup_prior = True  # deal the long tickets kept at setup as `opponent_styles` keep them (`setup_prior`)
     setup_keeps = True  # ... and, where the other seats are modelled as greedy alone, the whole setup keep from
     setup_keeps_seats = 2  # greedy's keep of every offer (`ttr.bots.setup_keeps`; Europe), in games of up to
-    # this many seats (where it was measured: docs/bots.md, session 20)
+    # this many seats (where it was measured: docs/bot-experiments.md, session 20)
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
                  time_limit: float | None = None, depth: int | None = None) -> None:

@@ -23,7 +23,7 @@ class GreedyLong(GreedyBot):
 
     In New York (15 taxis) it never draws more tickets, takes at most 11 taxis of tickets at setup and
     counts a tourist attraction for less in its paths: with these it wins 62.5% of two-player games
-    against greedy instead of 57%, and 68.3% instead of 65.5% against Route Focus (docs/bots.md)."""
+    against greedy instead of 57%, and 68.3% instead of 65.5% against Route Focus (docs/bot-experiments.md)."""
 
     name = "greedy_long"
     points_weight = 0.9
