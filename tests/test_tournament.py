@@ -84,6 +84,11 @@ def test_human_output_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["tournament", "--bots", "nosuchbot", "--games", "1"]) == 1
     assert "unknown bot" in capsys.readouterr().err
     assert main(["tournament", "--map", "new_york", "--players", "7", "--games", "1"]) == 1
+    assert "new_york is for 2-4 players" in capsys.readouterr().err
+    assert main(["tournament", "--jobs", "-1", "--games", "1"]) == 1
+    assert "--jobs must be 0" in capsys.readouterr().err
+    assert main(["tournament", "--map", "new_york", "--bots", "random", "--games", "1", "--seed", "7"]) == 0
+    assert "1 game (seed 7);" in capsys.readouterr().out
 
 
 def test_piped_output_keeps_whole_intervals(capsys: pytest.CaptureFixture[str],

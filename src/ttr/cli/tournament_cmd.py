@@ -50,6 +50,8 @@ def bots_to_play(args: argparse.Namespace) -> tuple[str, ...]:
 def run_tournament_cmd(args: argparse.Namespace) -> int:
     """Run the tournament with a progress bar (on stderr), then print the standings or the JSON."""
     bots = bots_to_play(args)
+    if args.jobs < 0:
+        raise TTRError("--jobs must be 0 (one per CPU) or more")
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     config = TournamentConfig(args.map, args.players, bots, args.games, args.seed, jobs, args.time_per_move,
                               args.records)
@@ -93,8 +95,9 @@ def _check(config: TournamentConfig) -> None:
 def _print(console: Console, summary: dict[str, Any], elapsed: float) -> None:
     games = summary["games"]
     actions = sum(r["actions"] for r in summary["results"])
-    console.print(f"{summary['map']}, {summary['players']} players, {games} games (seeds {summary['seed']}-"
-                  f"{summary['seed'] + games - 1}); {elapsed:.1f} s, {games / elapsed:.2f} games/s, "
+    seeds = f"seed {summary['seed']}" if games == 1 else f"seeds {summary['seed']}-{summary['seed'] + games - 1}"
+    console.print(f"{summary['map']}, {summary['players']} players, {games} game{'s' * (games != 1)} ({seeds}); "
+                  f"{elapsed:.1f} s, {games / elapsed:.2f} games/s, "
                   f"{actions / elapsed:.0f} actions/s", highlight=False)
     table = Table("bot", "seats", "wins", "win rate (95% CI)", "mean score", "tickets done", "Elo",
                   title="standings")
