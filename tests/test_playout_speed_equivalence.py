@@ -188,3 +188,18 @@ def test_express_gain_is_the_longest_trail_gain() -> None:
                         touching += gain != 0
         game.apply_unchecked(playout.choose_id(game))
     assert touching >= 20
+
+
+def test_a_playout_stops_at_its_limit_and_search_values_the_unfinished_game() -> None:
+    """A sampled world whose play never ends (seats going round in a circle) must not hang the search:
+    `GreedyPlayout.run` plays at most `limit` actions, and the search values what is left by its estimate."""
+    game_map = load_map("europe")
+    playout = GreedyPlayout(game_map, 2, 0)
+    playout.limit = 10
+    game = Game.new(game_map, ["a", "b"], seed=3)
+    assert playout.run(game) == 10
+    assert not game.is_over
+    assert playout.run(game, 1_000) == 10  # a larger request is cut to the limit too
+    unlimited = GreedyPlayout(game_map, 2, 0)
+    finished = Game.new(game_map, ["a", "b"], seed=3)
+    assert unlimited.run(finished) > 20 and finished.is_over

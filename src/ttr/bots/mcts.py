@@ -25,7 +25,8 @@ A decision of the `mcts` bot:
    Blind draws and tunnel reveals are chance, resolved by the world's deck.
 4. In every world it plays every candidate, then greedy for the other seats and the candidate's style
    (`GreedyLong` for all but the other styles' moves) for its own (to the end of the game, or for `depth`
-   actions, then the estimate of `ttr.bots.mcts_policy`), and scores the candidate by its seat's final
+   actions, or `GreedyPlayout.limit` where play goes round in a circle, then the estimate of
+   `ttr.bots.mcts_policy`), and scores the candidate by its seat's final
    margin over the best other seat. Every candidate meets the same worlds (common random numbers), so their
    differences are measured with far less noise than their values.
 5. It plays the candidate of best mean margin, but leaves the guide's move only when the other one is

@@ -22,6 +22,10 @@ from ttr.maps import GameMap
 class GreedyPlayout:
     """One greedy bot per seat, reused from playout to playout (their plan caches are keyed by the board)."""
 
+    # Actions a playout plays at most: far more than a game takes (a five-seat Europe game takes a few
+    # hundred), a guard against a sampled world where the seats' play goes round in a circle for ever.
+    limit = 2_000
+
     def __init__(self, game_map: GameMap, n: int, seed: int, styles: dict[int, type[GreedyBot]] | None = None) -> None:
         """Greedy bots for seats 0..n-1 of `game_map`, seeded with `seed`; `styles` gives some seats a variant
         of greedy instead (`ttr.bots.styles`)."""
@@ -56,10 +60,13 @@ class GreedyPlayout:
                 return aid
         return ids[legal.index(action)]
 
-    def run(self, game: Game, max_actions: int = 1 << 30) -> int:
-        """Play greedy for every seat until the game ends or `max_actions` were played; the number played."""
+    def run(self, game: Game, max_actions: int | None = None) -> int:
+        """Play greedy for every seat until the game ends or `max_actions` (default `limit`) were played; the
+        number played."""
         for bot in self.world_bots:
             bot.world = game
+        if max_actions is None or max_actions > self.limit:
+            max_actions = self.limit
         played = 0
         while played < max_actions and not game.is_over:
             game.apply_unchecked(self.choose_id(game))
