@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from helpers import set_face_up, set_hand
+from helpers import set_face_up, set_hand, stack_deck, started
 from ttr.bots import BOT_NAMES, IllegalBotActionError, make_bot, play_game
 from ttr.bots.base import Bot, legal_actions
 from ttr.bots.planning import (
@@ -369,3 +369,35 @@ def test_focus_draws_take_the_colour_of_the_plan_route_nearest_to_paid() -> None
     assert (focused.kind, focused.source, focused.card) == ("draw_card", "face_up", "red")
     neediest = GreedyLong(game_map, 0, 1).choose(view, legal)
     assert (neediest.kind, neediest.source, neediest.card) == ("draw_card", "face_up", "purple")
+
+
+def test_greedy_does_not_try_again_a_tunnel_it_abandoned_from_the_same_hand_and_board() -> None:
+    """With the deck and discard pile a few locomotives, every seat could claim its tunnel, abandon it and
+    claim it again for ever (a playout of the search did, session 23). Back at the hand and board it
+    abandoned from, with few cards left to reveal, greedy draws instead."""
+    game = started("europe", 2, seed=47)
+    tunnel = "Munchen-Venezia"  # blue, 2 spaces, a tunnel on seat 0's plan
+    set_hand(game, 0, {"blue": 3})
+    stack_deck(game, ["locomotive"] * 6)
+    game.discard.clear()
+    moved = game.deck[:-6]  # all but those six (the top) go to the other seat's hand: few left to reveal
+    del game.deck[:-6]
+    for card in moved:
+        game.hands[1][card] += 1
+    bot = make_bot("greedy", game.map, 0, 1)
+    _ids, legal = legal_actions(game)
+    first = bot.choose(seat_view(game, 0), legal)
+    assert (first.kind, first.route) == ("claim_route", tunnel)
+    game.apply(first)
+    assert [a.kind for a in game.legal_actions()] == ["abandon_tunnel"]  # 3 more blue or wild: not held
+    game.apply(Action("abandon_tunnel"))
+    for _ in range(2):  # the other seat draws: nothing on the board changes
+        game.apply(Action("draw_card", source="deck"))
+    assert game.current == 0 and game.hands[0][game.map.card_index["blue"]] == 3
+    _ids, legal = legal_actions(game)
+    assert Action("claim_route", route=tunnel, cards=(("blue", 2),)) in legal
+    again = bot.choose(seat_view(game, 0), legal)
+    assert again.route != tunnel
+    assert again.kind == "draw_card"
+    fresh = make_bot("greedy", game.map, 0, 1)  # one that has not tried it claims it again
+    assert fresh.choose(seat_view(game, 0), legal).route == tunnel
