@@ -401,3 +401,37 @@ def test_greedy_does_not_try_again_a_tunnel_it_abandoned_from_the_same_hand_and_
     assert again.kind == "draw_card"
     fresh = make_bot("greedy", game.map, 0, 1)  # one that has not tried it claims it again
     assert fresh.choose(seat_view(game, 0), legal).route == tunnel
+
+
+@pytest.mark.parametrize(("agent", "seed", "hand", "tunnel"), [
+    ("route_focus", 40, {"blue": 3}, "Munchen-Venezia"),
+    ("long_route_junkie", 64, {"blue": 8, "locomotive": 2}, "Petrograd-Stockholm"),
+])
+def test_paper_agents_do_not_try_again_a_tunnel_they_abandoned_from_the_same_hand_and_board(
+        agent: str, seed: int, hand: dict[str, int], tunnel: str) -> None:
+    """The FDG 2017 agents share greedy's guard (`ttr.bots.tunnel_memory`): with a few locomotives left to
+    reveal, a tunnel abandoned is not claimed again from the same hand and board; the agent draws."""
+    game = started("europe", 2, seed=seed)
+    set_hand(game, 0, hand)
+    stack_deck(game, ["locomotive"] * 6)
+    game.discard.clear()
+    moved = game.deck[:-6]  # all but the six locomotives on top go to the other seat's hand
+    del game.deck[:-6]
+    for card in moved:
+        game.hands[1][card] += 1
+    bot = make_bot(agent, game.map, 0, 1)
+    _ids, legal = legal_actions(game)
+    first = bot.choose(seat_view(game, 0), legal)
+    assert (first.kind, first.route) == ("claim_route", tunnel)
+    game.apply(first)
+    assert [a.kind for a in game.legal_actions()] == ["abandon_tunnel"]
+    game.apply(bot.choose(seat_view(game, 0), game.legal_actions()))
+    for _ in range(2):  # the other seat draws: nothing on the board changes
+        game.apply(Action("draw_card", source="deck"))
+    assert game.current == 0 and len(game.deck) + len(game.discard) <= 10
+    _ids, legal = legal_actions(game)
+    assert first in legal
+    again = bot.choose(seat_view(game, 0), legal)
+    assert again.kind == "draw_card"
+    fresh = make_bot(agent, game.map, 0, 1)  # one that has not tried it claims it again
+    assert fresh.choose(seat_view(game, 0), legal) == first

@@ -52,6 +52,21 @@ def test_bots_only_game_finishes_with_the_process_pool() -> None:
         assert summary["winners"] and summary["version"] == len(server.store.actions(gid))
 
 
+def test_bots_stop_moving_in_a_game_at_the_bot_action_limit(caplog: pytest.LogCaptureFixture) -> None:
+    """A guard against bots that loop (claim a tunnel, abandon it, for ever): past `bot_action_limit`
+    actions the bots of a game stop, the game stays open as it was, and the server says so in its log."""
+    with caplog.at_level("ERROR"), live_server(bot_action_limit=40) as server:
+        body = {"map": "europe", "seed": 5, "bot_delay": 0,
+                "seats": [{"type": "bot", "level": "greedy"}, {"type": "bot", "level": "random"}]}
+        gid = httpx.post(f"{server.http}/api/games", json=body).json()["id"]
+        wait_until(lambda: httpx.get(f"{server.http}/api/games/{gid}").json()["version"] >= 40, 60, 0.05)
+        wait_until(lambda: "bot_action_limit" in caplog.text, 10, 0.05)
+        summary = httpx.get(f"{server.http}/api/games/{gid}").json()
+        assert (summary["version"], summary["status"]) == (40, "running")
+        assert len(server.store.actions(gid)) == 40
+        assert f"game {gid} has 40 actions" in caplog.text
+
+
 class GatedBot(BaseBot):
     """A bot that thinks until the test opens its gate (to hold a move in the worker pool)."""
 

@@ -31,6 +31,7 @@ from ttr.bots.planning import (
     station_completion,
     trail_length,
 )
+from ttr.bots.tunnel_memory import TunnelMemory
 from ttr.engine import Action
 from ttr.engine.scoring import UnionFind
 from ttr.maps import GameMap
@@ -95,11 +96,7 @@ class GreedyBot(BaseBot):
         self._has_attractions = any(self.ix.attraction)
         self._reached_key: tuple[tuple[int, ...], int] | None = None
         self._reached: list[bool] = []
-        # The tunnel last claimed, with the hand and board it was claimed from. Back at the same hand and
-        # board, the claim was abandoned (a claim would have changed the board), so while few cards are
-        # left to reveal `_tunnel_ok` does not try it again from there: with the deck and discard pile a few
-        # locomotives every seat could otherwise try and abandon its tunnel for ever.
-        self._tunnel_tried: tuple[int, tuple[int, ...], tuple[int, ...]] | None = None
+        self.tunnels = TunnelMemory()  # `_tunnel_ok` does not try again a tunnel just abandoned
 
     # ------------------------------------------------------------------ entry point
 
@@ -130,12 +127,12 @@ class GreedyBot(BaseBot):
         if action.kind == "claim_route":
             r = self.game_map.route_index.get(action.route or "", -1)
             if r >= 0 and self.ix.tunnel[r]:
-                self._tunnel_tried = (r, tuple(board.hand), board.signature)
+                self.tunnels.remember(board, r)
         return action
 
     def forget_tunnels(self) -> None:
         """Forget the tunnel last tried (a playout starting in another world)."""
-        self._tunnel_tried = None
+        self.tunnels.forget()
 
     # ------------------------------------------------------------------ plans
 
@@ -388,11 +385,9 @@ class GreedyBot(BaseBot):
         ix = self.ix
         if not ix.tunnel[option.route]:
             return True
-        hand = board.hand
-        tried = self._tunnel_tried
-        if (tried is not None and tried[0] == option.route and board.deck_size + board.discard_size <= 10
-                and tried[1] == tuple(hand) and tried[2] == board.signature):
+        if self.tunnels.abandoned_here(board, option.route):
             return False  # tried and abandoned from this very hand and board, few cards left to reveal
+        hand = board.hand
         spare = hand[ix.wild] - option.wilds
         if option.colour != ix.wild:
             spare += hand[option.colour] - (ix.length[option.route] - option.wilds)

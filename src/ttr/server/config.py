@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ttr.bots.base import MAX_ACTIONS
+
 LEVELS = ("easy", "medium", "hard", "expert")
 LEVEL_TEXT = {
     "easy": "plays long routes, takes few risks (long_route_junkie)",
@@ -34,3 +36,4 @@ class ServerConfig:
     leave_grace: float = 30.0  # seconds without any person connected before "finish" games go on with bots
     standin_level: str = "medium"  # the bot that plays for people who left a "finish" game
     static_dir: str | None = None  # None: the package's src/ttr/web/static
+    bot_action_limit: int = MAX_ACTIONS  # bots stop moving in a game with this many actions (a loop guard)

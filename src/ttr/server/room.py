@@ -32,6 +32,7 @@ class Room:
     people_left_at: float | None = None  # when the last person left (None: someone is here, or never came)
     seat_left_at: dict[int, float] = field(default_factory=dict)  # human seats gone: when their last connection closed
     last_used: float = field(default_factory=time.monotonic)
+    bots_stopped: bool = False  # the game reached `ServerConfig.bot_action_limit`: bots no longer move in it
     _messages: dict[tuple[str, int | None], str] = field(default_factory=dict)  # built at `_messages_version`
     _messages_version: int = -1
     _legal: tuple[int, list[int], list[Action], str] | None = None

@@ -409,6 +409,12 @@ class GameManager:
         game = room.game
         if game.is_over or self.stopping:
             return None
+        if room.version >= self.config.bot_action_limit:
+            if not room.bots_stopped:
+                room.bots_stopped = True
+                log.error("game %s has %d actions, the most bots play in a game (bot_action_limit): the bots "
+                          "stop moving in it", room.info.id, room.version)
+            return None
         seat = room.info.seats[game.current]
         if seat.type == "bot":
             return seat.level
