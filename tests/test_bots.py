@@ -11,6 +11,7 @@ import pytest
 
 from helpers import set_face_up, set_hand, stack_deck, started
 from ttr.bots import BOT_NAMES, IllegalBotActionError, make_bot, play_game
+from ttr.bots.abandoned_tunnel import abandoned_in_log
 from ttr.bots.base import Bot, legal_actions
 from ttr.bots.planning import (
     INF,
@@ -371,46 +372,10 @@ def test_focus_draws_take_the_colour_of_the_plan_route_nearest_to_paid() -> None
     assert (neediest.kind, neediest.source, neediest.card) == ("draw_card", "face_up", "purple")
 
 
-def test_greedy_does_not_try_again_a_tunnel_it_abandoned_from_the_same_hand_and_board() -> None:
-    """With the deck and discard pile a few locomotives, every seat could claim its tunnel, abandon it and
-    claim it again for ever (a playout of the search did, session 23). Back at the hand and board it
-    abandoned from, with few cards left to reveal, greedy draws instead."""
-    game = started("europe", 2, seed=47)
-    tunnel = "Munchen-Venezia"  # blue, 2 spaces, a tunnel on seat 0's plan
-    set_hand(game, 0, {"blue": 3})
-    stack_deck(game, ["locomotive"] * 6)
-    game.discard.clear()
-    moved = game.deck[:-6]  # all but those six (the top) go to the other seat's hand: few left to reveal
-    del game.deck[:-6]
-    for card in moved:
-        game.hands[1][card] += 1
-    bot = make_bot("greedy", game.map, 0, 1)
-    _ids, legal = legal_actions(game)
-    first = bot.choose(seat_view(game, 0), legal)
-    assert (first.kind, first.route) == ("claim_route", tunnel)
-    game.apply(first)
-    assert [a.kind for a in game.legal_actions()] == ["abandon_tunnel"]  # 3 more blue or wild: not held
-    game.apply(Action("abandon_tunnel"))
-    for _ in range(2):  # the other seat draws: nothing on the board changes
-        game.apply(Action("draw_card", source="deck"))
-    assert game.current == 0 and game.hands[0][game.map.card_index["blue"]] == 3
-    _ids, legal = legal_actions(game)
-    assert Action("claim_route", route=tunnel, cards=(("blue", 2),)) in legal
-    again = bot.choose(seat_view(game, 0), legal)
-    assert again.route != tunnel
-    assert again.kind == "draw_card"
-    fresh = make_bot("greedy", game.map, 0, 1)  # one that has not tried it claims it again
-    assert fresh.choose(seat_view(game, 0), legal).route == tunnel
-
-
-@pytest.mark.parametrize(("agent", "seed", "hand", "tunnel"), [
-    ("route_focus", 40, {"blue": 3}, "Munchen-Venezia"),
-    ("long_route_junkie", 64, {"blue": 8, "locomotive": 2}, "Petrograd-Stockholm"),
-])
-def test_paper_agents_do_not_try_again_a_tunnel_they_abandoned_from_the_same_hand_and_board(
-        agent: str, seed: int, hand: dict[str, int], tunnel: str) -> None:
-    """The FDG 2017 agents share greedy's guard (`ttr.bots.tunnel_memory`): with a few locomotives left to
-    reveal, a tunnel abandoned is not claimed again from the same hand and board; the agent draws."""
+def _tunnel_abandoned_with_few_cards_left(agent: str, seed: int, hand: dict[str, int],
+                                          tunnel: str) -> tuple[Game, Action]:
+    """Seat 0 (`agent`, holding `hand`) claims `tunnel` with six locomotives on top of the deck and every other
+    card in seat 1's hand, abandons it, and seat 1 draws two cards: seat 0 is back at its hand and board."""
     game = started("europe", 2, seed=seed)
     set_hand(game, 0, hand)
     stack_deck(game, ["locomotive"] * 6)
@@ -419,19 +384,71 @@ def test_paper_agents_do_not_try_again_a_tunnel_they_abandoned_from_the_same_han
     del game.deck[:-6]
     for card in moved:
         game.hands[1][card] += 1
-    bot = make_bot(agent, game.map, 0, 1)
     _ids, legal = legal_actions(game)
-    first = bot.choose(seat_view(game, 0), legal)
+    first = make_bot(agent, game.map, 0, 1).choose(seat_view(game, 0), legal)
     assert (first.kind, first.route) == ("claim_route", tunnel)
     game.apply(first)
-    assert [a.kind for a in game.legal_actions()] == ["abandon_tunnel"]
-    game.apply(bot.choose(seat_view(game, 0), game.legal_actions()))
+    assert [a.kind for a in game.legal_actions()] == ["abandon_tunnel"]  # 3 more cards: not held
+    game.apply(Action("abandon_tunnel"))
     for _ in range(2):  # the other seat draws: nothing on the board changes
         game.apply(Action("draw_card", source="deck"))
-    assert game.current == 0 and len(game.deck) + len(game.discard) <= 10
+    assert game.current == 0 and len(game.deck) + len(game.discard) == 4
+    return game, first
+
+
+@pytest.mark.parametrize(("agent", "seed", "hand", "tunnel"), [
+    ("greedy", 47, {"blue": 3}, "Munchen-Venezia"),
+    ("route_focus", 40, {"blue": 3}, "Munchen-Venezia"),
+    ("long_route_junkie", 64, {"blue": 8, "locomotive": 2}, "Petrograd-Stockholm"),
+])
+def test_bots_do_not_try_again_a_tunnel_they_abandoned_from_the_same_hand_and_board(
+        agent: str, seed: int, hand: dict[str, int], tunnel: str) -> None:
+    """With the deck and discard pile a few locomotives, every seat could claim its tunnel, abandon it and
+    claim it again for ever (a playout of the search did, session 23). Back at the hand and board it
+    abandoned from (read from the log: the server builds a bot afresh for every move), with 10 cards or
+    fewer left to reveal, a bot draws instead; with more left it tries again."""
+    game, first = _tunnel_abandoned_with_few_cards_left(agent, seed, hand, tunnel)
     _ids, legal = legal_actions(game)
     assert first in legal
-    again = bot.choose(seat_view(game, 0), legal)
+    again = make_bot(agent, game.map, 0, 1).choose(seat_view(game, 0), legal)
     assert again.kind == "draw_card"
-    fresh = make_bot(agent, game.map, 0, 1)  # one that has not tried it claims it again
-    assert fresh.choose(seat_view(game, 0), legal) == first
+    game.discard.extend([game.map.card_index["red"]] * 7)  # 11 cards to reveal: worth another try
+    assert make_bot(agent, game.map, 0, 1).choose(seat_view(game, 0), legal) == first
+
+
+def test_the_abandoned_tunnel_is_read_alike_from_the_log_and_from_the_history_until_the_board_changes() -> None:
+    """`Board.from_view` (bots) and `Board.from_game` (search playouts) find the same abandoned tunnel; a
+    ticket draw of the seat keeps it, a claim by another seat forgets it."""
+    game, _claim = _tunnel_abandoned_with_few_cards_left("greedy", 47, {"blue": 3}, "Munchen-Venezia")
+    ix = map_index(game.map)
+    tunnel = game.map.route_index["Munchen-Venezia"]
+
+    def read(g: Game) -> tuple[int, int]:
+        return Board.from_view(ix, seat_view(g, 0)).abandoned_tunnel, Board.from_game(ix, g, 0).abandoned_tunnel
+
+    assert read(game) == (tunnel, tunnel)
+    tickets = game.copy()
+    tickets.apply(Action("draw_tickets"))
+    tickets.apply(next(a for a in tickets.legal_actions() if a.kind == "keep_tickets"))
+    claimed = tickets.copy()
+    for _ in range(2):  # seat 1 draws: nothing changes for seat 0
+        tickets.apply(Action("draw_card", source="deck"))
+    assert tickets.current == 0 and read(tickets) == (tunnel, tunnel)
+    claim = next(a for a in claimed.legal_actions()
+                 if a.kind == "claim_route" and not claimed.map.routes[claimed.map.route_index[a.route or ""]].tunnel)
+    claimed.apply(claim)  # seat 1 claims a route: the board changed
+    assert read(claimed) == (-1, -1)
+    drawn = game.copy()
+    for _ in range(2):  # seat 0 draws: its hand changed
+        drawn.apply(Action("draw_card", source="deck"))
+    assert read(drawn) == (-1, -1)
+    log = [{"player": 0, "action": "claim_route", "route": "Munchen-Venezia"},
+           {"player": 0, "action": "abandon_tunnel"},
+           {"player": 1, "action": "claim_route", "route": "Wien-Zagrab"},
+           {"player": 1, "action": "abandon_tunnel"},
+           {"player": 0, "action": "draw_tickets"},
+           {"player": 0, "action": "keep_tickets", "tickets": ["Roma-Smyrna"]}]
+    assert abandoned_in_log(log, 0) == "Munchen-Venezia"  # the other seat's abandoned claim changed nothing
+    assert abandoned_in_log([*log, {"player": 1, "action": "claim_route", "route": "Roma-Venezia"}], 0) is None
+    assert abandoned_in_log([*log, {"player": 0, "action": "draw_card", "from": "deck"}], 0) is None
+    assert abandoned_in_log(log, 1) == "Wien-Zagrab"

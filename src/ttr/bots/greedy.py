@@ -31,7 +31,6 @@ from ttr.bots.planning import (
     station_completion,
     trail_length,
 )
-from ttr.bots.tunnel_memory import TunnelMemory
 from ttr.engine import Action
 from ttr.engine.scoring import UnionFind
 from ttr.maps import GameMap
@@ -96,7 +95,6 @@ class GreedyBot(BaseBot):
         self._has_attractions = any(self.ix.attraction)
         self._reached_key: tuple[tuple[int, ...], int] | None = None
         self._reached: list[bool] = []
-        self.tunnels = TunnelMemory()  # `_tunnel_ok` does not try again a tunnel just abandoned
 
     # ------------------------------------------------------------------ entry point
 
@@ -123,16 +121,7 @@ class GreedyBot(BaseBot):
         plan = self._current_plan(board)
         if board.phase == "second_card":
             return self._draw(board, plan, opts, first=False) or first
-        action = self._main(board, plan, opts) or first
-        if action.kind == "claim_route":
-            r = self.game_map.route_index.get(action.route or "", -1)
-            if r >= 0 and self.ix.tunnel[r]:
-                self.tunnels.remember(board, r)
-        return action
-
-    def forget_tunnels(self) -> None:
-        """Forget the tunnel last tried (a playout starting in another world)."""
-        self.tunnels.forget()
+        return self._main(board, plan, opts) or first
 
     # ------------------------------------------------------------------ plans
 
@@ -385,7 +374,7 @@ class GreedyBot(BaseBot):
         ix = self.ix
         if not ix.tunnel[option.route]:
             return True
-        if self.tunnels.abandoned_here(board, option.route):
+        if board.futile_retry(option.route):
             return False  # tried and abandoned from this very hand and board, few cards left to reveal
         hand = board.hand
         spare = hand[ix.wild] - option.wilds

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ttr.bots.abandoned_tunnel import FEW_CARDS_TO_REVEAL, abandoned_in_history, abandoned_in_log
 from ttr.engine import Action, Game
 from ttr.engine.actions import BUILD_STATION, DRAW_DECK, DRAW_FACE_UP, DRAW_TICKETS
 from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, PHASE_NAMES, TUNNEL
@@ -151,6 +152,7 @@ class Board:
     tunnel_extra: int = 0
     final_round: bool = False  # some seat has reached the end trigger: everyone has one turn left
     signature: tuple[int, ...] = field(default=())
+    abandoned_tunnel: int = -1  # the tunnel just abandoned from this hand and board (`ttr.bots.abandoned_tunnel`)
 
     @classmethod
     def from_view(cls, ix: MapIndex, view: dict[str, Any]) -> Board:
@@ -188,6 +190,7 @@ class Board:
             tunnel_extra=int(turn.get("tunnel_extra", 0)),
             final_round=min(trains) <= m.rules.end_trigger_pieces,
             signature=(*owner, *station_at),
+            abandoned_tunnel=m.route_index.get(abandoned_in_log(view.get("log") or [], seat) or "", -1),
         )
 
     @classmethod
@@ -219,7 +222,7 @@ class Board:
             discard_size=len(game.discard), tunnel_route=game.t_route if tunnel else -1,
             tunnel_extra=game.t_extra if tunnel else 0,
             final_round=min(trains) <= m.rules.end_trigger_pieces,
-            signature=signature,
+            signature=signature, abandoned_tunnel=abandoned_in_history(game, seat),
         )
 
     @classmethod
@@ -234,6 +237,11 @@ class Board:
             scores=[0] * n, tickets=[], offered=[], face_up=[], ticket_deck_size=0, deck_size=0, discard_size=0,
             signature=(*owner, *station_at),
         )
+
+    def futile_retry(self, route: int) -> bool:
+        """Whether claiming tunnel `route` would most likely end as the last try did: it is the tunnel this
+        seat just abandoned from this hand and board, and few cards are left to reveal."""
+        return route == self.abandoned_tunnel and self.deck_size + self.discard_size <= FEW_CARDS_TO_REVEAL
 
     @property
     def my_trains(self) -> int:

@@ -65,8 +65,6 @@ class GreedyPlayout:
         number played."""
         for bot in self.world_bots:
             bot.world = game
-        for seat_bot in self.bots:
-            seat_bot.forget_tunnels()
         if max_actions is None or max_actions > self.limit:
             max_actions = self.limit
         played = 0

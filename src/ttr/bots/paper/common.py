@@ -10,7 +10,7 @@ Conventions of the original code kept here (see docs/bots.md):
   pays with the fewest locomotives, or abandons when it cannot pay;
 - there were no stations in the original engine: none of the four builds one;
 - ours, not the original's: an agent does not claim again the tunnel it has just abandoned from the same
-  hand and board while few cards are left to reveal (`ttr.bots.tunnel_memory`); it draws instead.
+  hand and board while few cards are left to reveal (`ttr.bots.abandoned_tunnel`); it draws instead.
   Otherwise, with a deck of a few locomotives, it could claim and abandon that tunnel for ever.
 """
 
@@ -32,7 +32,6 @@ from ttr.bots.planning import (
     route_costs,
     sort_options,
 )
-from ttr.bots.tunnel_memory import TunnelMemory
 from ttr.engine import Action
 from ttr.maps import GameMap
 
@@ -47,7 +46,6 @@ class PaperBot(BaseBot):
     def __init__(self, game_map: GameMap, seat: int, seed: int) -> None:
         super().__init__(game_map, seat, seed)
         self.ix: MapIndex = map_index(game_map)
-        self.tunnels = TunnelMemory()
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         """Route the decision to the agent's ticket choice, tunnel payment, card draw or turn."""
@@ -62,13 +60,9 @@ class PaperBot(BaseBot):
         if board.phase == "second_card":
             return self.second_card(board, opts) or self.random_move(legal, opts)
         action = self.turn(board, opts) or self.random_move(legal, opts)
-        if action.kind == "claim_route":
-            r = self.game_map.route_index[action.route or ""]
-            if self.ix.tunnel[r]:
-                if self.tunnels.abandoned_here(board, r):
-                    others = [a for a in legal if a.kind != "claim_route" or a.route != action.route]
-                    return self.random_move(others, opts) if others else action
-                self.tunnels.remember(board, r)
+        if action.kind == "claim_route" and board.futile_retry(self.game_map.route_index[action.route or ""]):
+            others = [a for a in legal if a.kind != "claim_route" or a.route != action.route]
+            return self.random_move(others, opts) if others else action
         return action
 
     # -- for the agents to define
