@@ -9,9 +9,11 @@ import random
 
 import pytest
 
-from ttr.bots import play_game
+from ttr.bots import make_bot, play_game
 from ttr.bots.base import legal_actions
 from ttr.bots.greedy import GreedyBot
+from ttr.bots.mcts import MctsBot
+from ttr.bots.mcts_policy import estimate
 from ttr.bots.planning import (
     INF,
     Board,
@@ -203,3 +205,16 @@ def test_a_playout_stops_at_its_limit_and_search_values_the_unfinished_game() ->
     unlimited = GreedyPlayout(game_map, 2, 0)
     finished = Game.new(game_map, ["a", "b"], seed=3)
     assert unlimited.run(finished) > 20 and finished.is_over
+    search = make_bot("mcts:5", game_map, 0, 1)
+    assert isinstance(search, MctsBot)
+    playouts = search.playouts_for(2)[0]
+    for p in playouts:
+        p.limit = 10
+    world = Game.new(game_map, ["a", "b"], seed=3)
+    candidate = world.legal_ids()[0]
+    value = search.play_candidate(world, candidate, playouts)
+    cut = world.copy()
+    cut.apply_unchecked(candidate)
+    assert playouts[0].run(cut) == 10 and not cut.is_over
+    totals = estimate(cut)
+    assert value == totals[0] - totals[1]  # the candidate's worth: the estimate of the game left unfinished
