@@ -39,7 +39,7 @@ def abandoned_in_history(game: Game, seat: int) -> int:
         k = kind[aid]
         if k == ABANDON_TUNNEL:
             if p == seat:
-                return game.cat.a[history[i - 1][1]]  # the claim just before it
+                return game.cat.a[history[i - 1][1]] if i > 0 else -1  # the claim just before it
             skip_claim = True
         elif p == seat:
             if k not in _OWN_NO_CHANGE:
@@ -70,4 +70,3 @@ def abandoned_in_log(log: list[dict[str, Any]], seat: int) -> str | None:
                 return None
             skip_claim = False
     return None
-
