@@ -15,57 +15,51 @@ stateless: the server builds a bot afresh for every move.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ttr.engine import Game
-from ttr.engine.actions import ABANDON_TUNNEL, BUILD_STATION, CLAIM, DRAW_TICKETS, KEEP_TICKETS, PASS, PAY_TUNNEL
+from ttr.engine.actions import KIND_NAMES
 
 FEW_CARDS_TO_REVEAL = 10  # deck + discard pile at or below which an abandoned tunnel is not tried again
 
-_OWN_NO_CHANGE = frozenset((DRAW_TICKETS, KEEP_TICKETS, PASS))  # own actions that leave hand and board as they are
-_OWN_NO_CHANGE_NAMES = frozenset(("draw_tickets", "keep_tickets", "pass"))
-_BOARD_CHANGES = frozenset((CLAIM, BUILD_STATION, PAY_TUNNEL))
-_BOARD_CHANGE_NAMES = frozenset(("claim_route", "build_station", "pay_tunnel"))
+_OWN_NO_CHANGE = frozenset(("draw_tickets", "keep_tickets", "pass"))  # leave the seat's hand and the board
+_BOARD_CHANGES = frozenset(("claim_route", "build_station", "pay_tunnel"))
 
 
 def abandoned_in_history(game: Game, seat: int) -> int:
     """The route index of the tunnel `seat` abandoned with its last action that could change its hand,
     if no seat has changed the board since; else -1."""
-    kind = game.cat.kind
-    history = game.history
-    skip_claim = False  # another seat abandoned a tunnel: its claim before that changed nothing
-    for i in range(len(history) - 1, -1, -1):
-        p, aid, _ = history[i]
-        k = kind[aid]
-        if k == ABANDON_TUNNEL:
-            if p == seat:
-                return game.cat.a[history[i - 1][1]] if i > 0 else -1  # the claim just before it
-            skip_claim = True
-        elif p == seat:
-            if k not in _OWN_NO_CHANGE:
-                return -1
-        elif k in _BOARD_CHANGES:
-            if not (k == CLAIM and skip_claim):
-                return -1
-            skip_claim = False
-    return -1
+    cat = game.cat
+    kind, route = cat.kind, cat.a
+    newest_first = ((p, KIND_NAMES[kind[aid]], route[aid]) for p, aid, _ in reversed(game.history))
+    found = _abandoned(newest_first, seat)
+    return found if isinstance(found, int) else -1
 
 
 def abandoned_in_log(log: list[dict[str, Any]], seat: int) -> str | None:
     """`abandoned_in_history` read from a view's log (`ttr.engine.views`): the route's name, or None."""
-    skip_claim = False
-    for i in range(len(log) - 1, -1, -1):
-        entry = log[i]
-        action = entry.get("action")
+    found = _abandoned(((e.get("player"), e.get("action"), e.get("route")) for e in reversed(log)), seat)
+    return found if isinstance(found, str) else None
+
+
+def _abandoned(newest_first: Iterable[tuple[Any, Any, Any]], seat: int) -> Any:
+    """The route of the claim `seat` abandoned last, from (seat, action name, route) entries newest first,
+    if nothing since changed the seat's hand or the board; else None."""
+    skip_claim = False  # another seat abandoned a tunnel: its claim just before changed nothing
+    own_abandon = False
+    for player, action, route in newest_first:
+        if own_abandon:
+            return route if action == "claim_route" else None
         if action == "abandon_tunnel":
-            if entry.get("player") == seat:
-                route = log[i - 1].get("route") if i > 0 else None
-                return route if isinstance(route, str) else None
-            skip_claim = True
-        elif entry.get("player") == seat:
-            if action not in _OWN_NO_CHANGE_NAMES:
+            if player == seat:
+                own_abandon = True
+            else:
+                skip_claim = True
+        elif player == seat:
+            if action not in _OWN_NO_CHANGE:
                 return None
-        elif action in _BOARD_CHANGE_NAMES:
+        elif action in _BOARD_CHANGES:
             if not (action == "claim_route" and skip_claim):
                 return None
             skip_claim = False
