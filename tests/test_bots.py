@@ -451,4 +451,7 @@ def test_the_abandoned_tunnel_is_read_alike_from_the_log_and_from_the_history_un
     assert abandoned_in_log(log, 0) == "Munchen-Venezia"  # the other seat's abandoned claim changed nothing
     assert abandoned_in_log([*log, {"player": 1, "action": "claim_route", "route": "Roma-Venezia"}], 0) is None
     assert abandoned_in_log([*log, {"player": 0, "action": "draw_card", "from": "deck"}], 0) is None
+    paid = [{"player": 1, "action": "claim_route", "route": "Wien-Zagrab"}, {"player": 1, "action": "pay_tunnel"}]
+    assert abandoned_in_log([*log, *paid], 0) is None  # the other seat's tunnel paid for: the board changed
+    assert abandoned_in_log([*log, {"player": 1, "action": "build_station", "city": "Wien"}], 0) is None
     assert abandoned_in_log(log, 1) == "Wien-Zagrab"
