@@ -152,7 +152,8 @@ class Board:
     tunnel_extra: int = 0
     final_round: bool = False  # some seat has reached the end trigger: everyone has one turn left
     signature: tuple[int, ...] = field(default=())
-    abandoned_tunnel: int = -1  # the tunnel just abandoned from this hand and board (`ttr.bots.abandoned_tunnel`)
+    abandoned_tunnel: int = -1  # the tunnel just abandoned from this hand and board, read only when few
+    # cards are left to reveal (`ttr.bots.abandoned_tunnel`; it matters only then, and a playout reads many boards)
 
     @classmethod
     def from_view(cls, ix: MapIndex, view: dict[str, Any]) -> Board:
@@ -190,7 +191,8 @@ class Board:
             tunnel_extra=int(turn.get("tunnel_extra", 0)),
             final_round=min(trains) <= m.rules.end_trigger_pieces,
             signature=(*owner, *station_at),
-            abandoned_tunnel=m.route_index.get(abandoned_in_log(view.get("log") or [], seat) or "", -1),
+            abandoned_tunnel=(m.route_index.get(abandoned_in_log(view.get("log") or [], seat) or "", -1)
+                              if int(view["deck_size"]) + int(view["discard_size"]) <= FEW_CARDS_TO_REVEAL else -1),
         )
 
     @classmethod
@@ -222,7 +224,9 @@ class Board:
             discard_size=len(game.discard), tunnel_route=game.t_route if tunnel else -1,
             tunnel_extra=game.t_extra if tunnel else 0,
             final_round=min(trains) <= m.rules.end_trigger_pieces,
-            signature=signature, abandoned_tunnel=abandoned_in_history(game, seat),
+            signature=signature,
+            abandoned_tunnel=(abandoned_in_history(game, seat)
+                              if len(game.deck) + len(game.discard) <= FEW_CARDS_TO_REVEAL else -1),
         )
 
     @classmethod
