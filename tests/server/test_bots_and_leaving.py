@@ -54,15 +54,31 @@ def test_bots_only_game_finishes_with_the_process_pool() -> None:
 
 def test_bots_stop_moving_in_a_game_at_the_bot_action_limit(caplog: pytest.LogCaptureFixture) -> None:
     """A guard against bots that loop (claim a tunnel, abandon it, for ever): past `bot_action_limit`
-    actions the bots of a game stop, the game stays open as it was, and the server says so in its log."""
+    actions the bots of a game stop, the game stays open as it was, and the server says so in its log, in the
+    game's summary and to the pages watching it (a fresh snapshot with `bots_stopped`)."""
     with caplog.at_level("ERROR"), live_server(bot_action_limit=40) as server:
-        body = {"map": "europe", "seed": 5, "bot_delay": 0,
+        body = {"map": "europe", "seed": 5, "bot_delay": 0.05,
                 "seats": [{"type": "bot", "level": "greedy"}, {"type": "bot", "level": "random"}]}
         gid = httpx.post(f"{server.http}/api/games", json=body).json()["id"]
-        wait_until(lambda: httpx.get(f"{server.http}/api/games/{gid}").json()["version"] >= 40, 60, 0.05)
+
+        async def watch() -> list[dict[str, Any]]:
+            client = await Client.open(server.ws_url(gid))
+            try:
+                await client.join()
+                await client.recv_type("snapshot", timeout=60)  # sent again when the bots stop
+                return client.received
+            finally:
+                await client.close()
+
+        received = asyncio.run(watch())
+        first, last = received[0], received[-1]
+        assert (first["type"], first["bots_stopped"]) == ("snapshot", False) and first["version"] < 40
+        assert not any(m["bots_stopped"] for m in received[1:-1])
+        assert (last["bots_stopped"], last["version"], last["status"]) == (True, 40, "running")
         wait_until(lambda: "bot_action_limit" in caplog.text, 10, 0.05)
         summary = httpx.get(f"{server.http}/api/games/{gid}").json()
-        assert (summary["version"], summary["status"]) == (40, "running")
+        assert (summary["version"], summary["status"], summary["bots_stopped"]) == (40, "running", True)
+        assert [g["bots_stopped"] for g in httpx.get(f"{server.http}/api/games").json() if g["id"] == gid] == [True]
         assert len(server.store.actions(gid)) == 40
         assert f"game {gid} has 40 actions" in caplog.text
 

@@ -36,10 +36,14 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """The game server on a free loopback port, with its own SQLite file."""
+def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Served]:
+    """The game server on a free loopback port, with its own SQLite file (and the test module's
+    `SERVER_CHANGES` to its config, if any)."""
     db = tmp_path_factory.mktemp("web-db") / "games.sqlite3"
-    config = ServerConfig(db=f"sqlite:///{db}", bot_workers=1, bot_pool="thread", bot_delay=0.0, leave_grace=30.0)
+    settings: dict[str, object] = {"db": f"sqlite:///{db}", "bot_workers": 1, "bot_pool": "thread", "bot_delay": 0.0,
+                                   "leave_grace": 30.0}
+    settings.update(getattr(request.module, "SERVER_CHANGES", {}))
+    config = ServerConfig(**settings)  # type: ignore[arg-type]
     port = _free_port()
     uv = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=port, log_level="warning",
                                         ws="websockets-sansio"))

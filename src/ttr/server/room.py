@@ -70,6 +70,7 @@ class Room:
             msg: dict[str, Any] = {
                 "type": kind, "version": self.version, "view": view, "legal": LEGAL_MARK if to_move else [],
                 "seats": seats_json(self.info, self.connected_seats()), "status": self.info.status,
+                "bots_stopped": self.bots_stopped,
             }
             if kind == "snapshot":
                 msg["seat"] = seat

@@ -255,7 +255,7 @@ class GameManager:
         """A game's summary, or None."""
         room = self.rooms.get(game_id)
         if room is not None:
-            return summary_json(room.info, room.connected_seats())
+            return summary_json(room.info, room.connected_seats(), room.bots_stopped)
         info = await self.db(self.store.get_game, game_id)
         return summary_json(info, set()) if info is not None else None
 
@@ -265,7 +265,8 @@ class GameManager:
         out = []
         for info in infos:
             room = self.rooms.get(info.id)
-            out.append(summary_json(room.info if room else info, room.connected_seats() if room else set()))
+            out.append(summary_json(room.info, room.connected_seats(), room.bots_stopped) if room
+                       else summary_json(info, set()))
         return out
 
     # ------------------------------------------------------------------ connections
@@ -414,6 +415,9 @@ class GameManager:
                 room.bots_stopped = True
                 log.error("game %s has %d actions, the most bots play in a game (bot_action_limit): the bots "
                           "stop moving in it", room.info.id, room.version)
+                room.forget_messages()
+                for c in room.conns:  # the whole state again, now with `bots_stopped`: the pages say so
+                    c.push(room.message("snapshot", c.seat))
             return None
         seat = room.info.seats[game.current]
         if seat.type == "bot":

@@ -103,10 +103,11 @@ def seats_json(info: GameInfo, connected: set[int]) -> list[dict[str, Any]]:
     ]
 
 
-def summary_json(info: GameInfo, connected: set[int]) -> dict[str, Any]:
-    """A game's summary for `/api/games`: `{id, map, status, version, created, seats, winners, when_people_leave}`."""
+def summary_json(info: GameInfo, connected: set[int], bots_stopped: bool = False) -> dict[str, Any]:
+    """A game's summary for `/api/games`: `{id, map, status, version, created, seats, winners, when_people_leave,
+    bots_stopped}`."""
     return {
         "id": info.id, "map": info.map, "status": info.status, "version": info.version,
         "created": iso_time(info.created), "seats": seats_json(info, connected), "winners": info.winners,
-        "when_people_leave": info.when_people_leave,
+        "when_people_leave": info.when_people_leave, "bots_stopped": bots_stopped,
     }

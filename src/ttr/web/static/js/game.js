@@ -39,7 +39,7 @@ class GameView {
     this.colors = bundle.data.colors || [];
     this.letters = colorLetters(this.colors);
     this.points = new Map((bundle.data.tickets || []).map((tk) => [`${tk.a}-${tk.b}`, tk.points]));
-    this.state = null; // {version, view, legal, seats, status}
+    this.state = null; // {version, view, legal, seats, status, botsStopped}
     this.pending = false;
     this.stopped = false;
     this.retry = 0;
@@ -141,7 +141,8 @@ class GameView {
     }
     if (msg.type === "snapshot" || msg.type === "update") {
       const first = !this.state;
-      this.state = { version: msg.version, view: msg.view, legal: msg.legal || [], seats: msg.seats || [], status: msg.status };
+      this.state = { version: msg.version, view: msg.view, legal: msg.legal || [], seats: msg.seats || [], status: msg.status,
+        botsStopped: Boolean(msg.bots_stopped) };
       if (msg.type === "snapshot" && msg.seat !== undefined && msg.seat !== null && this.token) {
         // the token is good: this browser holds the seat ("your games")
         this.seat = msg.seat;
@@ -298,6 +299,7 @@ class GameView {
   turnText() {
     const v = this.state.view;
     if (!v.turn) return t("game.over");
+    if (this.state.botsStopped && !this.myTurn()) return t("game.bots_stopped"); // no bot moves any more
     const name = v.players[v.turn.player].name;
     if (this.myTurn()) {
       const noStations = v.turn.phase === "main" && this.mapData.rules && this.mapData.rules.stations === 0;
