@@ -1,4 +1,5 @@
-"""`ttr replay`, `ttr score` and `ttr bench` through `ttr.cli.main.main`: output, exit status, error reports."""
+"""`ttr replay`, `ttr score`, `ttr play` and `ttr bench` through `ttr.cli.main.main`: output, exit status and
+error reports."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from ttr.cli.main import main
 from ttr.maps import load_map
+from ttr.records import write_record
 
 TESTS = Path(__file__).resolve().parent
 FIXTURES = TESTS / "fixtures"
@@ -175,6 +177,13 @@ def test_replay_bad_decks(capsys: pytest.CaptureFixture[str], tmp_path: Path, ch
     (["replay", str(FIXTURES / "europe-3p.final.json")], "format: expected 'ttr-record/1', got None"),
     (["bench", "--games", "0"], "ttr bench: error: --games must be at least 1"),
     (["bench", "--map", "mars", "--games", "1"], "ttr bench: error: unknown map 'mars'"),
+    (["play", "--map", "mars"], "ttr play: error: unknown map 'mars'"),
+    (["play", "--bots", "greedy,nope"], "ttr play: error: --bots: unknown bot 'nope'"),
+    (["play", "--bots", "greedy,random,greedy", "--players", "2"], "ttr play: error: --bots: 3 bots for 2 seats"),
+    (["play", "--bots", " , "], "ttr play: error: --bots: name at least one bot"),
+    (["play", "--bots", "greedy", "--map", "new_york", "--players", "5"],
+     "ttr play: error: --players: new_york is for 2-4 players"),
+    (["play", "--bots", "cmd:x", "--time-per-move", "0"], "ttr play: error: --time-per-move must be positive"),
 ])
 def test_cli_input_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str],
                           expected: str) -> None:
@@ -256,6 +265,48 @@ def test_score_rejects_a_bad_position(capsys: pytest.CaptureFixture[str], tmp_pa
     status, out, err = _run(capsys, "score", _write(tmp_path, "pos.json", doc), "--json")
     assert status == 1 and out == ""
     assert err == "ttr score: error: players[1].routes: Berlin-Wien is held also by players[0]\n"
+
+
+# ---------------------------------------------------------------------- play
+
+def test_play_random_moves_logs_every_action_and_writes_a_record_that_replays(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Without `--bots`: uniformly random moves, the same game for the same seed; `--log` prints one line
+    per action, and the record replays to the same end."""
+    path = tmp_path / "game.json"
+    status, out, err = _run(capsys, "play", "--map", "new_york", "--players", "3", "--seed", "4", "--log",
+                            "--record", str(path))
+    assert status == 0 and err == ""
+    record = json.loads(path.read_text(encoding="utf-8"))
+    log_lines = [line for line in out.splitlines() if re.match(r"^Player [123]: ", line)]
+    assert len(log_lines) == len(record["actions"]) > 10
+    assert "status: finished" in out
+    status, state = _replay_json(capsys, str(path))
+    assert status == 0 and state["status"] == "finished"
+    assert f"winner(s): {', '.join(state['final']['winners'])}" in out
+    again = _run(capsys, "play", "--map", "new_york", "--players", "3", "--seed", "4", "--log")[1]
+    assert again.splitlines()[:len(log_lines)] == log_lines and again.splitlines()[-1] == out.splitlines()[-1]
+
+
+def test_play_bots_seats_them_in_order_and_plays_the_tournament_game(capsys: pytest.CaptureFixture[str],
+                                                                    tmp_path: Path) -> None:
+    """`--bots greedy,random`: seat 1 greedy, seat 2 random, each named after its bot; the game is the one
+    `ttr tournament --seed S` plays first with those bots, and its record replays to the same winners."""
+    from ttr.sim.tournament import TournamentConfig, play_seated
+
+    path = tmp_path / "game.json"
+    status, out, err = _run(capsys, "play", "--map", "new_york", "--players", "2", "--seed", "9",
+                            "--bots", "greedy,random", "--log", "--record", str(path))
+    assert status == 0 and err == ""
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["players"] == ["greedy 1", "random 2"] and record["seed"] == 9
+    lines = [line for line in out.splitlines() if re.match(r"^(greedy 1|random 2): ", line)]
+    assert len(lines) == len(record["actions"])
+    assert lines[0].startswith("greedy 1: keep ") and any(line.startswith("random 2: ") for line in lines)
+    expected, _, _ = play_seated(TournamentConfig("new_york", 2, ("greedy", "random"), 1, 9), 0)
+    assert record == json.loads(json.dumps(write_record(expected)))
+    status, state = _replay_json(capsys, str(path))
+    assert status == 0 and f"winner(s): {', '.join(state['final']['winners'])}" in out
 
 
 # ---------------------------------------------------------------------- bench

@@ -94,13 +94,16 @@ def play_game(
     seed: int,
     players: Sequence[str] | None = None,
     strict: bool = True,
+    on_action: Callable[[Game, Action], None] | None = None,
 ) -> Game:
     """Play one full game between `bots` (seat i is `bots[i]`) and return the finished game.
 
     Each decision asks the bot of the seat to move with `seat_view(game, seat)` and the legal actions
     (`legal_actions`, equal to `game.legal_actions()`); the bot never sees the `Game`. With `strict`
     (the default) an answer that is not in the legal list raises `IllegalBotActionError`; otherwise the
-    first legal action is played instead (as `docs/bot-protocol.md` does for programs).
+    first legal action is played instead (as `docs/bot-protocol.md` does for programs). `on_action`, if
+    given, is called with the game and each action just before it is applied (e.g. to print the game as
+    it goes).
     """
     names = list(players) if players is not None else [f"{bot.name} {i + 1}" for i, bot in enumerate(bots)]
     game = Game.new(game_map, names, seed=seed)
@@ -117,5 +120,7 @@ def play_game(
                 raise IllegalBotActionError(
                     f"bot {bots[seat].name!r} (seat {seat}) chose {action}, which is not legal here") from None
             index = 0
+        if on_action is not None:
+            on_action(game, legal[index])
         game.apply_id(ids[index])
     raise RuntimeError(f"the game did not end within {MAX_ACTIONS} actions")

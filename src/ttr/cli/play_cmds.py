@@ -1,4 +1,4 @@
-"""`ttr replay`, `ttr score` and `ttr bench`: records, positions and engine speed."""
+"""`ttr replay`, `ttr score`, `ttr play` and `ttr bench`: records, positions, single games and engine speed."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +14,12 @@ from rich.console import Console
 from rich.table import Table
 
 from ttr.cli.console import stdout_console
-from ttr.engine import Game, final_score, full_state
+from ttr.cli.tournament_cmd import check_config
+from ttr.engine import Action, Game, final_score, full_state
 from ttr.errors import TTRError
 from ttr.maps import load_map
 from ttr.records import load_json, read_record, replay, score_position, write_record
+from ttr.sim.tournament import TournamentConfig, play_seated
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,10 +34,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--json", action="store_true", help="print the breakdown as JSON (docs/records.md)")
     p.set_defaults(run=run_score)
 
-    p = sub.add_parser("play", help="play one game between random seats and show how it went")
+    p = sub.add_parser("play", help="play one game (random moves, or bots) and show how it went")
     p.add_argument("--map", default="europe", help="map name or map file (default: europe)")
     p.add_argument("--players", type=int, default=3, help="number of seats (default: 3)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deal and of the seats' choices (default: 1)")
+    p.add_argument("--bots", metavar="BOTS",
+                   help="comma-separated bots, seat 1 first, repeated to fill the seats, e.g. mcts,greedy or "
+                        "'cmd:python3 bot.py,easy' (default: uniformly random moves)")
+    p.add_argument("--time-per-move", type=float, default=1.0, metavar="T",
+                   help="seconds per decision for cmd: bots, plus 1 s of grace (default: 1.0)")
     p.add_argument("--record", metavar="FILE", help="write the game's record (ttr-record/1) to FILE")
     p.add_argument("--log", action="store_true", help="print every action as it is played")
     p.set_defaults(run=run_play)
@@ -71,22 +79,44 @@ def run_score(args: argparse.Namespace) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    """One game of random seats: the log (optional), the final board and scores, the record (optional)."""
-    game_map = load_map(args.map)
-    game = Game.new(game_map, args.players, seed=args.seed)
-    rng = random.Random(args.seed)
+    """One game of random moves or of `--bots`: the log (optional), the final board and scores, the record
+    (optional)."""
     console = stdout_console()
-    while not game.is_over:
-        ids = game.legal_ids()
-        aid = ids[rng.randrange(len(ids))]
+
+    def show(game: Game, action: Action) -> None:
         if args.log:
-            console.print(f"{game.players[game.current]}: {game.decode(aid)}", highlight=False)
-        game.apply_id(aid)
+            console.print(f"{game.players[game.current]}: {action}", highlight=False)
+
+    if args.bots is None:
+        game = Game.new(load_map(args.map), args.players, seed=args.seed)
+        rng = random.Random(args.seed)
+        while not game.is_over:
+            ids = game.legal_ids()
+            aid = ids[rng.randrange(len(ids))]
+            show(game, game.decode(aid))
+            game.apply_id(aid)
+    else:
+        game = _play_bots(args, show)
     if args.record:
         _write_json(Path(args.record), write_record(game))
         console.print(f"record written to {args.record}")
     _print_state(full_state(game))
     return 0
+
+
+def _play_bots(args: argparse.Namespace, on_action: Callable[[Game, Action], None]) -> Game:
+    """The game of `--bots` (checked first: names, map, seat count), seat s played by bot s mod len(bots)."""
+    bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
+    if not bots:
+        raise TTRError("--bots: name at least one bot")
+    if len(bots) > args.players:
+        raise TTRError(f"--bots: {len(bots)} bots for {args.players} seats")
+    if args.time_per_move <= 0:
+        raise TTRError("--time-per-move must be positive")
+    config = TournamentConfig(args.map, args.players, bots, 1, args.seed, time_per_move=args.time_per_move)
+    check_config(config)
+    game, _, _ = play_seated(config, 0, on_action)
+    return game
 
 
 def _write_json(path: Path, data: Any) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.console import Console
 
 from ttr.cli.console import games_progress
-from ttr.cli.tournament_cmd import _check, bots_to_play
+from ttr.cli.tournament_cmd import bots_to_play, check_config
 from ttr.errors import TTRError
 from ttr.maps import BUILTIN_MAPS
 from ttr.sim.simulate import Runner
@@ -81,7 +81,7 @@ def run_simulate(args: argparse.Namespace) -> int:
             raise TTRError(f"--map: cannot read {args.map!r}: {exc}") from None
     config = TournamentConfig(args.map, args.players, bots, args.games, args.seed, _jobs(args.jobs),
                               args.time_per_move, map_json=map_json)
-    _check(config)
+    check_config(config)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise TTRError(f"--out: {out} is a file, not a folder")

@@ -55,7 +55,7 @@ def run_tournament_cmd(args: argparse.Namespace) -> int:
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     config = TournamentConfig(args.map, args.players, bots, args.games, args.seed, jobs, args.time_per_move,
                               args.records)
-    _check(config)
+    check_config(config)
     err = Console(stderr=True)
     start = time.perf_counter()
     with games_progress(err) as progress:
@@ -73,7 +73,7 @@ def run_tournament_cmd(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check(config: TournamentConfig) -> None:
+def check_config(config: TournamentConfig) -> None:
     """Fail early, with a clear message, on a map, seat count or bot name that cannot play."""
     from ttr.bots import check_bot_spec
     from ttr.maps import load_map

@@ -22,7 +22,7 @@ from typing import Any
 
 from ttr.bots import make_bot, play_game
 from ttr.bots.cmd_bot import CmdBot, end_bots
-from ttr.engine import Game, final_score
+from ttr.engine import Action, Game, final_score
 from ttr.maps import GameMap, load_map
 from ttr.maps.model import parse_map
 from ttr.records import write_record
@@ -111,8 +111,10 @@ def config_map(config: TournamentConfig) -> GameMap:
     return game_map
 
 
-def play_seated(config: TournamentConfig, index: int) -> tuple[Game, list[int], list[dict[str, Any]]]:
-    """Play game `index` (seed `config.seed + index`, seats `config.seating(index)`) in this process.
+def play_seated(config: TournamentConfig, index: int, on_action: Callable[[Game, Action], None] | None = None,
+                ) -> tuple[Game, list[int], list[dict[str, Any]]]:
+    """Play game `index` (seed `config.seed + index`, seats `config.seating(index)`) in this process
+    (`on_action` as `play_game` takes it).
 
     Returns the finished game, the bot entry per seat and the `cmd:` bots' reports.
     """
@@ -132,7 +134,7 @@ def play_seated(config: TournamentConfig, index: int) -> tuple[Game, list[int], 
             else:
                 bots.append(make_bot(spec, game_map, seat, seed))
         names = [f"{labels[e]} {s + 1}" for s, e in enumerate(entries)]
-        game = play_game(game_map, bots, seed, players=names)
+        game = play_game(game_map, bots, seed, players=names, on_action=on_action)
     finally:
         end_bots(bots, game)  # the end message, or just closing the programs if the game failed
     notes = [bot.report() for bot in bots if isinstance(bot, CmdBot)]
