@@ -47,6 +47,25 @@ def test_create_a_game_against_bots_from_the_lobby(page: Any, server: Served) ->
     assert page.locator(f'#recent-games li[data-game="{game_id}"] a').inner_text() == "Watch"
 
 
+def test_a_game_of_bots_only_opens_to_watch(page: Any, server: Served) -> None:
+    """Every seat a bot: the lobby takes you to the game to watch it (there is no seat to invite anyone to),
+    and the bots play it to the end."""
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create-form")
+    page.select_option("#map-select", "new_york")
+    page.select_option("#seat-0-type", "bot")
+    page.select_option("#seat-0-level", "easy")
+    page.click("#create-game")
+    page.wait_for_url("**/#/watch/**")
+    game_id = page.url.split("/#/watch/")[1].split("/")[0]
+    page.wait_for_selector("main[data-version]")
+    assert page.locator("#hint-button").count() == 0 and page.locator("#invites").count() == 0
+    page.wait_for_function("() => document.querySelector('main').dataset.phase === 'game_over'", timeout=60000)
+    summary = api(server.base, f"/api/games/{game_id}")
+    assert summary["status"] == "finished" and [s["type"] for s in summary["seats"]] == ["bot", "bot"]
+    assert page.locator("#turn").inner_text() == "The game is over."
+
+
 def test_invite_links_and_spectating(page: Any, server: Served, browser: Any) -> None:
     page.goto(server.base + "/")
     page.wait_for_selector("#create-form")

@@ -153,6 +153,10 @@ class Lobby {
         location.hash = `#/play/${game.id}/${humans[0].seat}/${humans[0].token}`;
         return;
       }
+      if (humans.length === 0) { // bots only: nobody to invite, so watch them play
+        location.hash = `#/watch/${encodeURIComponent(game.id)}`;
+        return;
+      }
       this.created = { game, humans };
       this.render();
       announce(t("lobby.created"));
