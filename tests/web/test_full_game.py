@@ -128,6 +128,12 @@ def test_europe_to_the_end_with_the_express_path(page: Any, server: Served) -> N
     assert rows["final.stations_kept"] == kept
     for p, cell in zip(final["players"], rows["final.tickets_failed"], strict=True):
         assert cell.count("–") == max(1, len(p["tickets_failed"]))  # one "A – B" per ticket, or a dash
+    # the seat's own ticket list agrees with the final scoring: done or failed, none left "not yet"
+    marks = dict(page.eval_on_selector_all("#ticket-list li", "els => els.map(e => [e.dataset.ticket, "
+                                                              "e.querySelector('.state').textContent])"))
+    mine = final["players"][0]
+    assert marks == {**dict.fromkeys(mine["tickets_completed"], "done"),
+                     **dict.fromkeys(mine["tickets_failed"], "failed")}
     # the European Express path is highlighted on the board
     on_path = set(page.eval_on_selector_all("svg.board g.route.on-path", "els => els.map(e => e.dataset.route)"))
     express = {r for p in final["players"] if p["express_bonus"] for r in p["longest_path_routes"]}

@@ -548,11 +548,15 @@ class GameView {
     if (this.seat === null) return;
     const tickets = this.state.view.players[this.seat].tickets || [];
     const routes = this.ownRoutes(this.seat);
+    // once the game is over, the final scoring says which tickets were completed (stations' borrowed routes
+    // included) and the others have failed; until then, a ticket is done when its own routes join it
+    const final = this.state.view.final ? this.state.view.final.players[this.seat] : null;
     box.append(h("h2", {}, t("game.your_tickets")));
     const list = h("ul", { class: "tickets", id: "ticket-list" });
     for (const name of tickets) {
       const path = ticketPath(name, routes);
-      const done = path !== null;
+      const done = final ? final.tickets_completed.includes(name) : path !== null;
+      const failed = final !== null && !done;
       const pts = this.points.get(name);
       const show = () => {
         this.pathHighlight = new Set((path || []).map((r) => r.index));
@@ -562,11 +566,12 @@ class GameView {
         this.pathHighlight = null;
         this.renderBoard();
       };
-      list.append(h("li", { class: done ? "done" : "open", tabindex: 0, dataset: { ticket: name, done: done ? "1" : "0" },
+      list.append(h("li", { class: done ? "done" : failed ? "failed" : "open", tabindex: 0,
+        dataset: { ticket: name, done: done ? "1" : "0" },
         onmouseenter: show, onfocus: show, onmouseleave: hide, onblur: hide },
-        h("span", { class: "mark", "aria-hidden": "true" }, done ? "✔" : "○"), " ", pairName(name),
+        h("span", { class: "mark", "aria-hidden": "true" }, done ? "✔" : failed ? "✘" : "○"), " ", pairName(name),
         pts !== undefined ? h("span", { class: "points" }, t("tickets.points", { n: pts })) : null, " ",
-        h("span", { class: "state" }, done ? t("tickets.done") : t("tickets.not_yet"))));
+        h("span", { class: "state" }, done ? t("tickets.done") : failed ? t("tickets.failed") : t("tickets.not_yet"))));
     }
     if (!tickets.length) list.append(h("li", {}, t("tickets.none")));
     box.append(list);
