@@ -26,6 +26,8 @@ def test_create_a_game_against_bots_from_the_lobby(page: Any, server: Served) ->
     page.click("#seat-3-remove")
     assert page.locator("#seed-input").input_value() == "21"  # kept while the seats change
     assert page.locator("#seat-0-name").input_value() == "Mei"
+    notes = page.locator("#level-notes li").all_inner_texts()  # what each level does, to choose by
+    assert [n.split(":")[0] for n in notes] == ["easy", "medium", "hard", "expert"]
     shot(page, "lobby")
     page.click("#create-game")
     page.wait_for_url("**/#/play/**")
@@ -152,9 +154,11 @@ def test_create_errors_in_the_pages_language(browser: Any, server: Served) -> No
         page.wait_for_function("document.getElementById('create-error').textContent.length > 0")
         assert error.inner_text() == f"无法创建游戏：随机种子必须是 0 至 {2**63 - 1} 之间的整数。"
         assert not re.search(r"[A-Za-z]", error.inner_text())
+        assert page.locator("#level-notes li").first.inner_text().startswith("简单：")
         page.select_option("#lang-select", "zh-Hant")  # shown again in the new language
         page.wait_for_function("document.documentElement.lang === 'zh-Hant'")
         assert error.inner_text() == f"無法建立遊戲：隨機種子必須是 0 至 {2**63 - 1} 之間的整數。"
+        assert page.locator("#level-notes li").last.inner_text().startswith("專家：")
         assert page.url.endswith("/#/") or "#/play/" not in page.url  # no game was created
         # a seed above 2**53 reaches the server digit for digit (a JavaScript number would round it)
         page.fill("#seed-input", str(2**53 + 1))

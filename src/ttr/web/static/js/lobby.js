@@ -88,6 +88,9 @@ class Lobby {
     const list = h("ol", { class: "seat-list" });
     this.seats.forEach((seat, i) => list.append(this.renderSeat(seat, i, info)));
     form.append(list);
+    // what each bot level does, to choose by (levels without a text are left out)
+    const about = this.levels.map((lv) => tOr(`level_about.${lv}`, null)).filter((text) => text !== null);
+    if (about.length) form.append(h("ul", { class: "note level-notes", id: "level-notes" }, about.map((text) => h("li", {}, text))));
     form.append(
       h("div", { class: "row" },
         h("button", { type: "button", id: "add-seat", disabled: this.seats.length >= info.players_max, onclick: () => {
