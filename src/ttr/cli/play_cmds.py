@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ttr.cli.console import stdout_console
-from ttr.cli.tournament_cmd import check_config
+from ttr.cli.tournament_cmd import bot_names, check_config
 from ttr.engine import Action, Game, final_score, full_state
 from ttr.errors import TTRError
 from ttr.maps import load_map
@@ -106,13 +106,9 @@ def run_play(args: argparse.Namespace) -> int:
 
 def _play_bots(args: argparse.Namespace, on_action: Callable[[Game, Action], None]) -> Game:
     """The game of `--bots` (checked first: names, map, seat count), seat s played by bot s mod len(bots)."""
-    bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
-    if not bots:
-        raise TTRError("--bots: name at least one bot")
+    bots = bot_names(args)
     if len(bots) > args.players:
         raise TTRError(f"--bots: {len(bots)} bots for {args.players} seats")
-    if args.time_per_move <= 0:
-        raise TTRError("--time-per-move must be positive")
     config = TournamentConfig(args.map, args.players, bots, 1, args.seed, time_per_move=args.time_per_move)
     check_config(config)
     game, _, _ = play_seated(config, 0, on_action)

@@ -35,16 +35,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=run_tournament_cmd)
 
 
-def bots_to_play(args: argparse.Namespace) -> tuple[str, ...]:
-    """The `--bots` names, after checking `--bots`, `--games` and `--time-per-move` (tournament, simulate)."""
+def bot_names(args: argparse.Namespace) -> tuple[str, ...]:
+    """The `--bots` names, after checking `--bots` and `--time-per-move` (tournament, simulate, play)."""
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     if not bots:
         raise TTRError("--bots: name at least one bot")
-    if args.games < 1:
-        raise TTRError("--games must be at least 1")
     if args.time_per_move <= 0:
         raise TTRError("--time-per-move must be positive")
     return bots
+
+
+def bots_to_play(args: argparse.Namespace) -> tuple[str, ...]:
+    """`bot_names`, after checking `--games` too (tournament, simulate)."""
+    if args.games < 1:
+        raise TTRError("--games must be at least 1")
+    return bot_names(args)
 
 
 def run_tournament_cmd(args: argparse.Namespace) -> int:
