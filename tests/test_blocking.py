@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ttr.bots.blocking import world_block_damage
 from ttr.bots.mcts import MctsBot
-from ttr.bots.mcts_policy import route_costs, shortest, tables
+from ttr.bots.mcts_policy import route_costs
+from ttr.bots.planning import map_index, shortest_path
 from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Game
 from ttr.engine import actions as A
@@ -37,15 +38,15 @@ def test_a_claim_on_another_seats_path_counts_its_detour() -> None:
     on_path, track = route("Bucuresti-Budapest").index, route("Budapest-Wien/red").index
     other_track, far = game_map.routes[track].twin, route("Moskva-Smolensk").index
     two = world_with(2, ["Berlin-Bucuresti"], ["Berlin-Wien"])
-    t = tables(game_map)
+    ix = map_index(game_map)
     costs = route_costs(two, 1)
     ticket = game_map.ticket("Berlin-Bucuresti").index
-    base, path = shortest(t, costs, t.ticket_a[ticket], t.ticket_b[ticket])
+    base, path = shortest_path(ix, costs, ix.ticket_a[ticket], ix.ticket_b[ticket])
     assert on_path in path and track in path
     costs[on_path] = float("inf")
-    detour = shortest(t, costs, t.ticket_a[ticket], t.ticket_b[ticket])[0]
+    detour = shortest_path(ix, costs, ix.ticket_a[ticket], ix.ticket_b[ticket])[0]
     damage = world_block_damage([two], 0, {on_path, other_track, far})
-    assert damage[on_path] == min(detour - base, 2.0 * t.ticket_points[ticket])
+    assert damage[on_path] == min(detour - base, 2.0 * ix.ticket_points[ticket])
     assert damage[other_track] > 0 and far not in damage
     four = world_block_damage([world_with(4, ["Berlin-Bucuresti"], ["Berlin-Wien"])], 0, {on_path, other_track})
     assert on_path in four and other_track not in four

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from ttr.bots.mcts_policy import INF, route_costs, shortest, tables
-from ttr.bots.planning import map_index
+from ttr.bots.mcts_policy import INF, route_costs
+from ttr.bots.planning import map_index, shortest_path
 from ttr.engine import Game
 
 
@@ -24,8 +24,8 @@ def world_block_damage(worlds: Sequence[Game], seat: int, routes: Collection[int
     if not worlds or not routes:
         return {}
     game_map = worlds[0].map
-    t = tables(game_map)
-    twin = map_index(game_map).twin  # built once per map
+    ix = map_index(game_map)  # built once per map
+    twin = ix.twin
     small = worlds[0].n <= game_map.rules.double_routes_single_use_max_players
     damage: dict[int, float] = {}
     for world in worlds:
@@ -34,8 +34,8 @@ def world_block_damage(worlds: Sequence[Game], seat: int, routes: Collection[int
                 continue
             costs = route_costs(world, q)
             for ticket in world.tickets[q]:
-                a, b = t.ticket_a[ticket], t.ticket_b[ticket]
-                base, path = shortest(t, costs, a, b)
+                a, b = ix.ticket_a[ticket], ix.ticket_b[ticket]
+                base, path = shortest_path(ix, costs, a, b)
                 if base == 0 or base == INF:
                     continue
                 for x in path:
@@ -48,10 +48,10 @@ def world_block_damage(worlds: Sequence[Game], seat: int, routes: Collection[int
                     saved = [costs[r] for r in closed]
                     for r in closed:
                         costs[r] = INF
-                    detour = shortest(t, costs, a, b)[0]
+                    detour = shortest_path(ix, costs, a, b)[0]
                     for r, c in zip(closed, saved, strict=True):
                         costs[r] = c
-                    extra = min(detour - base, 2.0 * t.ticket_points[ticket])
+                    extra = min(detour - base, 2.0 * ix.ticket_points[ticket])
                     for r in claims:
                         damage[r] = damage.get(r, 0.0) + extra
     return {r: d / len(worlds) for r, d in damage.items() if d > 0}
