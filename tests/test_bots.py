@@ -16,8 +16,10 @@ from ttr.bots.base import Bot, legal_actions
 from ttr.bots.planning import (
     INF,
     Board,
+    closed_by,
     colour_needs,
     completed,
+    cut_cost,
     dijkstra,
     map_index,
     path_to,
@@ -209,6 +211,30 @@ def test_paths_treat_own_routes_as_free_and_skip_others() -> None:
     assert path_to(ix, prev, city["Berlin"], city["Wien"]) == [game_map.route("Berlin-Wien").index]
     dist, _ = dijkstra(ix, costs, city["Berlin"])
     assert dist[city["Essen"]] > 2  # the direct route is taken by the other seat
+
+
+def test_a_blocking_claim_closes_the_twin_only_where_double_routes_are_single_use_and_costs_its_detour() -> None:
+    """`closed_by` and `cut_cost`, which the search's blocking claims are valued with."""
+    game_map, game = _europe()
+    ix = map_index(game_map)
+    city = game_map.city_index
+    red = game_map.route("Budapest-Wien/red").index
+    twin = game_map.routes[red].twin
+    assert closed_by(ix, red, True) == [red, twin]
+    assert closed_by(ix, red, False) == [red]
+    single = game_map.route("Bucuresti-Budapest").index
+    assert game_map.routes[single].twin < 0 and closed_by(ix, single, True) == [single]
+    costs = route_costs(_board(game, 0))
+    a, b = city["Budapest"], city["Wien"]
+    given = list(costs)
+    base = dijkstra(ix, costs, a, b)[0][b]
+    assert base == costs[red] == costs[twin] > 0  # the direct double route
+    both = cut_cost(ix, costs, a, b, base, [red, twin], points=5)
+    assert 0 < both <= 10.0  # a detour, at most twice the ticket's points
+    assert cut_cost(ix, costs, a, b, base, [red], points=5) == 0.0  # the other track is still there
+    cut = [r for r in range(len(costs)) if a in (ix.route_a[r], ix.route_b[r])]
+    assert cut_cost(ix, costs, a, b, base, cut, points=5) == 10.0  # cut off: twice its points
+    assert costs == given  # the costs are left as given
 
 
 def test_plan_and_completion() -> None:

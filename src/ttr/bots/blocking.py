@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from ttr.bots.mcts_policy import INF, route_costs
-from ttr.bots.planning import map_index, shortest_path
+from ttr.bots.planning import closed_by, cut_cost, map_index, shortest_path
 from ttr.engine import Game
 
 
@@ -25,7 +25,6 @@ def world_block_damage(worlds: Sequence[Game], seat: int, routes: Collection[int
         return {}
     game_map = worlds[0].map
     ix = map_index(game_map)  # built once per map
-    twin = ix.twin
     small = worlds[0].n <= game_map.rules.double_routes_single_use_max_players
     damage: dict[int, float] = {}
     for world in worlds:
@@ -41,17 +40,11 @@ def world_block_damage(worlds: Sequence[Game], seat: int, routes: Collection[int
                 for x in path:
                     if costs[x] == 0:  # q's own route
                         continue
-                    closed = [x, twin[x]] if small and twin[x] >= 0 else [x]
+                    closed = closed_by(ix, x, small)
                     claims = [r for r in closed if r in routes]
                     if not claims:
                         continue
-                    saved = [costs[r] for r in closed]
-                    for r in closed:
-                        costs[r] = INF
-                    detour = shortest_path(ix, costs, a, b)[0]
-                    for r, c in zip(closed, saved, strict=True):
-                        costs[r] = c
-                    extra = min(detour - base, 2.0 * ix.ticket_points[ticket])
+                    extra = cut_cost(ix, costs, a, b, base, closed, ix.ticket_points[ticket])
                     for r in claims:
                         damage[r] = damage.get(r, 0.0) + extra
     return {r: d / len(worlds) for r, d in damage.items() if d > 0}

@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from ttr.bots.planning import INF, Board, MapIndex, completed, dijkstra, distance_without, path_to
+from ttr.bots.planning import INF, Board, MapIndex, closed_by, completed, cut_cost, dijkstra, path_to
 from ttr.maps import GameMap
 
 PER_TRAIN = 0.4  # log-weight per train laid towards a ticket (fitted, see docs/bots.md)
@@ -216,11 +216,10 @@ class TicketBelief:
             base = self._direct[q][t]
             for on_path in path_to(ix, prevs[a], a, b):
                 for r in by_link.get(link[on_path], ()):
-                    closed = [r, ix.twin[r]] if small and ix.twin[r] >= 0 else [r]
+                    closed = closed_by(ix, r, small)
                     if on_path not in closed:
                         continue  # q keeps the other track
-                    far = distance_without(ix, costs, a, b, closed)
-                    extra = min(far - base, 2.0 * ix.ticket_points[t])  # cut off (INF): twice its points
+                    extra = cut_cost(ix, costs, a, b, base, closed, ix.ticket_points[t])
                     damage[r] = damage.get(r, 0.0) + weights[t] * extra
         return {r: d / total for r, d in damage.items() if d > 0}
 
