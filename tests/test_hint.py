@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from ttr.bots import make_bot
-from ttr.bots.hint import HINT_BOT, LIST_PARAMS, REASONS, hint, hint_explained, reason_text
+from ttr.bots.hint import LIST_PARAMS, REASONS, explain_reason, hint, hint_bot, hint_explained, reason_text
 from ttr.engine import Game, seat_view
+from ttr.engine.game import MAIN
 from ttr.maps import load_map
 
 OPENINGS = {
@@ -26,8 +27,11 @@ OPENINGS = {
 }
 
 
+EXPLAINED_BOT = "greedy_long"  # the search's guide: whole games of hints at once (the search is the default)
+
+
 @pytest.mark.parametrize(("map_name", "players", "seed"), [("europe", 3, 4), ("new_york", 2, 1)])
-def test_hints_follow_the_hint_bot_with_a_reason(map_name: str, players: int, seed: int) -> None:
+def test_hints_follow_the_bot_asked_with_a_reason(map_name: str, players: int, seed: int) -> None:
     game_map = load_map(map_name)
     game = Game.new(game_map, players, seed=seed)
     rng = random.Random(seed)
@@ -36,10 +40,10 @@ def test_hints_follow_the_hint_bot_with_a_reason(map_name: str, players: int, se
     while not game.is_over:
         view = seat_view(game, game.current)
         legal = game.legal_actions()
-        action, reason = hint(view, legal)
+        action, reason = hint(view, legal, bot=EXPLAINED_BOT)
         assert action in legal
-        assert action == make_bot(HINT_BOT, game_map, game.current, 0).choose(view, legal)
-        same, text, data = hint_explained(view, legal)
+        assert action == make_bot(EXPLAINED_BOT, game_map, game.current, 0).choose(view, legal)
+        same, text, data = hint_explained(view, legal, bot=EXPLAINED_BOT)
         assert (same, text) == (action, reason)
         check_reason_data(data, text)
         keys.add(data["key"])
@@ -94,7 +98,7 @@ def test_a_claim_that_completes_a_ticket_says_so() -> None:
     while not game.is_over:
         view = seat_view(game, game.current)
         legal = game.legal_actions()
-        action, reason, data = hint_explained(view, legal)
+        action, reason, data = hint_explained(view, legal, bot=EXPLAINED_BOT)
         if "completes" in reason:
             assert action.kind == "claim_route"
             assert data["key"] == "hint.claim_completes" and data["route"] == action.route
@@ -113,3 +117,51 @@ def test_keep_reason_names_the_tickets() -> None:
     assert "trains" in reason
     assert data["key"] in ("hint.keep_all", "hint.keep_some") and data["tickets"] == list(action.tickets)
     assert data["points"] == sum(game_map.ticket(t).points for t in action.tickets)
+
+
+@pytest.mark.parametrize(("map_name", "players", "seed"), [("europe", 2, 3), ("new_york", 3, 2)])
+def test_the_default_hint_is_the_expert_search_and_the_same_every_time(map_name: str, players: int,
+                                                                        seed: int) -> None:
+    """Without `bot=`, the hint is the `expert` search's move on its playout budget (no clock), so asking
+    twice, or asking the hint bot directly, gives the same move; and it comes with a reason that fits it."""
+    game_map = load_map(map_name)
+    game = Game.new(game_map, players, seed=seed)
+    players_bots = [make_bot("greedy", game_map, s, s) for s in range(players)]
+    asked = 0
+    for step in range(400):
+        if game.is_over:
+            break
+        view = seat_view(game, game.current)
+        legal = game.legal_actions()
+        if step % 9 == 0 and len(legal) > 1:
+            action, text, data = hint_explained(view, legal)
+            assert action in legal
+            assert (action, text, data) == hint_explained(view, legal)
+            assert action == hint_bot(game_map, game.current).choose(view, legal)
+            check_reason_data(data, text)
+            asked += 1
+        game.apply(players_bots[game.current].choose(view, legal))
+    assert asked >= 5
+
+
+def test_a_claim_off_the_plan_that_another_seat_likely_needs_is_called_a_block() -> None:
+    """Claims on the seat's own plan say whose ticket they serve; a claim off it that lies on the likely
+    paths of the other seat's tickets (by its claims so far) by a train or more says so; one far from both is
+    a long route."""
+    game_map = load_map("europe")
+    game = Game.new(game_map, 2, seed=5)
+    bots = [make_bot("greedy", game_map, s, s) for s in range(2)]
+    keys: dict[str, set[str]] = {}
+    for step in range(400):
+        if game.is_over:
+            break
+        view = seat_view(game, game.current)
+        legal = game.legal_actions()
+        if game.current == 0 and game.phase == MAIN and step >= 30 and step % 6 == 0:
+            for action in {a.route: a for a in legal if a.kind == "claim_route"}.values():
+                data = explain_reason(game_map, view, action)
+                check_reason_data(data, reason_text(data))
+                keys.setdefault(data["key"], set()).add(action.route or "")
+        game.apply(bots[game.current].choose(view, legal))
+    assert keys.get("hint.claim_block") and keys.get("hint.claim_long"), keys
+    assert "Essen-Kobenhavn/1" in keys["hint.claim_block"]  # 2.6 trains more for the other seat (seed 5)

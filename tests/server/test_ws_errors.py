@@ -286,6 +286,23 @@ def test_hint_for_the_seat_to_move(client: TestClient) -> None:
         assert msg["type"] == "hint" and msg["version"] == 0
         assert msg["id"] in {entry["id"] for entry in snap["legal"]}
         assert msg["text"].startswith("keep") and msg["reason"]
+        pool = client.app.state.manager.pool  # type: ignore[attr-defined]
+        asked = pool.hint
+        calls: list[str] = []
+
+        async def counted(*args: Any) -> Any:
+            calls.append(args[0])
+            return await asked(*args)
+
+        pool.hint = counted
+        try:
+            ws.send_json({"type": "hint"})
+            assert ws.receive_json() == msg  # the same position: the same hint, without another search
+            assert calls == []
+            ws.send_json({"type": "action", "version": 0, "id": msg["id"]})
+            assert receive(ws)["type"] == "update"
+        finally:
+            pool.hint = asked
 
 
 def test_a_stored_game_that_does_not_replay(client: TestClient) -> None:

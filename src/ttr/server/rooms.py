@@ -385,7 +385,8 @@ class GameManager:
             c.push(room.message("update", c.seat))
 
     async def hint(self, conn: Connection) -> dict[str, Any]:
-        """The `hint` message for the connection's seat (it must be that seat's turn)."""
+        """The `hint` message for the connection's seat (it must be that seat's turn); worked out once per
+        version of the game (the hint's search is reproducible, so asking again gets the same answer)."""
         room = conn.room
         if room is None or not conn.joined:
             raise ProtocolError("join_first", "send 'join' first")
@@ -396,12 +397,17 @@ class GameManager:
             raise ProtocolError("game_over", "the game is over")
         if conn.seat != game.current:
             raise ProtocolError("not_your_turn", f"it is seat {game.current}'s turn: hints are for your turn")
+        version = room.version
+        if room.hint is not None and room.hint[0] == version:  # asked again: the search gives the same answer
+            return dict(room.hint[1])
         ids, actions, _ = room.legal()
         view = view_for(game, conn.seat)
         view["map"] = room.info.map
         index, reason, reason_i18n = await self.pool.hint(room.info.map, view, list(actions))
-        return {"type": "hint", "id": ids[index], "text": str(actions[index]), "reason": reason,
-                "reason_i18n": reason_i18n, "version": room.version}
+        message = {"type": "hint", "id": ids[index], "text": str(actions[index]), "reason": reason,
+                   "reason_i18n": reason_i18n, "version": version}
+        room.hint = (version, message)
+        return dict(message)
 
     # ------------------------------------------------------------------ bots
 
