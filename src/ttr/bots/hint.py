@@ -189,10 +189,10 @@ def _claim_reason(view: dict[str, Any], board: Board, plan: Plan, todo: list[int
                   if ix.link[r] in {ix.link[x] for x in shortest_path(ix, costs, ix.ticket_a[t], ix.ticket_b[t])[1]}]
         tickets = [ix.ticket_name(t) for t in (served or plan.tickets)[:2]]
         return {"key": "hint.claim_for_ticket", **head, "tickets": tickets}
-    if not board.final_round and _others_need(view, board, r):
-        return {"key": "hint.claim_block", **head}
     if board.final_round:
         return {"key": "hint.claim_last_turn", **head}
+    if _others_need(view, board, r):
+        return {"key": "hint.claim_block", **head}
     return {"key": "hint.claim_long", **head}
 
 
