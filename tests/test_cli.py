@@ -258,6 +258,21 @@ def test_score_readable(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     assert re.search(r"Ben\s.*\b11\b", out)
 
 
+@pytest.mark.parametrize(("name", "shown", "hidden"), [
+    ("europe-3p", ("stations", "express"), ("attractions",)),
+    ("new_york-2p", ("attractions",), ("stations", "express")),
+])
+def test_the_final_table_has_the_columns_the_map_scores(capsys: pytest.CaptureFixture[str], name: str,
+                                                        shown: tuple[str, ...], hidden: tuple[str, ...]) -> None:
+    """Europe scores stations and the longest path, New York tourist attractions: the readable final table
+    of `ttr replay` has a column for each the map scores and none for the others."""
+    status, out, _ = _run(capsys, "replay", str(FIXTURES / f"{name}.record.json"))
+    assert status == 0
+    header = next(line for line in out.splitlines() if "player" in line and "routes" in line and "total" in line)
+    assert all(column in header for column in shown)
+    assert not any(column in header for column in hidden)
+
+
 def test_score_rejects_a_bad_position(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """A route held by two players: exit 1 and the reason on stderr."""
     doc = json.loads(json.dumps(STATION_POSITION))

@@ -17,8 +17,8 @@ from ttr.cli.console import stdout_console
 from ttr.cli.tournament_cmd import bot_names, check_config
 from ttr.engine import Action, Game, final_score, full_state
 from ttr.errors import TTRError
-from ttr.maps import load_map
-from ttr.records import load_json, read_record, replay, score_position, write_record
+from ttr.maps import GameMap, load_map
+from ttr.records import load_json, read_position, read_record, replay, score_position, write_record
 from ttr.sim.tournament import TournamentConfig, play_seated
 
 
@@ -64,17 +64,18 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(state, ensure_ascii=False, indent=1))
     else:
-        _print_state(state)
+        _print_state(state, result.game.map)
     return 1 if result.error else 0
 
 
 def run_score(args: argparse.Namespace) -> int:
     """Score a position."""
-    final = score_position(load_json(args.position)).to_json()
+    position = load_json(args.position)
+    final = score_position(position).to_json()
     if args.json:
         print(json.dumps(final, ensure_ascii=False, indent=1))
     else:
-        _print_final(stdout_console(), final)
+        _print_final(stdout_console(), final, read_position(position)[0])
     return 0
 
 
@@ -100,7 +101,7 @@ def run_play(args: argparse.Namespace) -> int:
     if args.record:
         _write_json(Path(args.record), write_record(game))
         console.print(f"record written to {args.record}")
-    _print_state(full_state(game))
+    _print_state(full_state(game), game.map)
     return 0
 
 
@@ -175,7 +176,7 @@ def play_random(game: Game, rng: random.Random) -> int:
     return count
 
 
-def _print_state(state: dict[str, Any]) -> None:
+def _print_state(state: dict[str, Any], game_map: GameMap) -> None:
     console = stdout_console()
     error = state["error"]
     if error:
@@ -201,17 +202,29 @@ def _print_state(state: dict[str, Any]) -> None:
                       str(len(p["tickets"])), str(len(p["routes"])))
     console.print(table)
     if state["final"]:
-        _print_final(console, state["final"])
+        _print_final(console, state["final"], game_map)
 
 
-def _print_final(console: Console, final: dict[str, Any]) -> None:
-    table = Table("player", "routes", "tickets", "stations", "express", "attractions", "total",
-                  title="final score")
+def _print_final(console: Console, final: dict[str, Any], game_map: GameMap) -> None:
+    """The final breakdown as a table, with the columns the map scores: stations and the longest-path bonus
+    (Europe), tourist attractions (New York)."""
+    rules = game_map.rules
+    stations = rules.stations > 0
+    express = rules.longest_path_bonus > 0
+    attractions = bool(game_map.tourist_attractions)
+    head = ["player", "routes", "tickets"]
+    head += ["stations"] * stations + ["express"] * express + ["attractions"] * attractions + ["total"]
+    table = Table(*head, title="final score")
     for p in final["players"]:
         done, failed = len(p["tickets_completed"]), len(p["tickets_failed"])
-        express = f"{p['longest_path']} (+{p['express_bonus']})" if p["express_bonus"] else str(p["longest_path"])
-        table.add_row(p["name"], str(p["route_points"]), f"{p['ticket_points']:+d} ({done} done, {failed} failed)",
-                      f"+{p['station_points']}", express, f"+{p['attractions']}", str(p["total"]))
+        row = [p["name"], str(p["route_points"]), f"{p['ticket_points']:+d} ({done} done, {failed} failed)"]
+        if stations:
+            row.append(f"+{p['station_points']}")
+        if express:
+            row.append(f"{p['longest_path']} (+{p['express_bonus']})" if p["express_bonus"] else str(p["longest_path"]))
+        if attractions:
+            row.append(f"+{p['attractions']}")
+        table.add_row(*row, str(p["total"]))
     console.print(table)
     for p in final["players"]:
         for city, route in p.get("borrowed_routes", {}).items():
