@@ -265,12 +265,16 @@ def test_score_readable(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
 def test_the_final_table_has_the_columns_the_map_scores(capsys: pytest.CaptureFixture[str], name: str,
                                                         shown: tuple[str, ...], hidden: tuple[str, ...]) -> None:
     """Europe scores stations and the longest path, New York tourist attractions: the readable final table
-    of `ttr replay` has a column for each the map scores and none for the others."""
+    of `ttr replay` has a column for each the map scores and none for the others; the players' table names
+    the map's pieces (trains, taxis) and has stations only where the map has them."""
     status, out, _ = _run(capsys, "replay", str(FIXTURES / f"{name}.record.json"))
     assert status == 0
     header = next(line for line in out.splitlines() if "player" in line and "routes" in line and "total" in line)
     assert all(column in header for column in shown)
     assert not any(column in header for column in hidden)
+    players = next(line for line in out.splitlines() if "player" in line and "hand" in line)
+    assert ("taxis" in players) == (name == "new_york-2p") and ("trains" in players) == (name == "europe-3p")
+    assert ("stations" in players) == ("stations" in shown)
 
 
 def test_score_rejects_a_bad_position(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

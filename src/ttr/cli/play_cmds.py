@@ -177,6 +177,8 @@ def play_random(game: Game, rng: random.Random) -> int:
 
 
 def _print_state(state: dict[str, Any], game_map: GameMap) -> None:
+    """The state after a record or game, readable: whose turn, the face-up row, a line per player (the map's
+    pieces, and stations where the map has them), then the final breakdown once the game is over."""
     console = stdout_console()
     error = state["error"]
     if error:
@@ -195,10 +197,11 @@ def _print_state(state: dict[str, Any], game_map: GameMap) -> None:
     face = ", ".join(c or "(empty)" for c in state["face_up"])
     console.print(f"face up: {face}; deck {state['deck_size']}, discard {state['discard_size']}, "
                   f"tickets {state['ticket_deck_size']}")
-    table = Table("player", "score", "trains", "stations", "hand", "tickets", "routes")
+    stations = game_map.rules.stations > 0
+    table = Table("player", "score", game_map.rules.piece_name, *["stations"] * stations, "hand", "tickets", "routes")
     for p in state["players"]:
         hand = " ".join(f"{k}:{v}" for k, v in p["hand"].items())
-        table.add_row(p["name"], str(p["score"]), str(p["trains"]), str(p["stations"]), hand,
+        table.add_row(p["name"], str(p["score"]), str(p["trains"]), *[str(p["stations"])] * stations, hand,
                       str(len(p["tickets"])), str(len(p["routes"])))
     console.print(table)
     if state["final"]:
