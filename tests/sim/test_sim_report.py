@@ -91,6 +91,28 @@ def test_two_folders_side_by_side(folders: tuple[Path, Path], tmp_path: Path) ->
     assert page.count("--n:2") == 8  # every section in two columns
 
 
+def test_the_sections_follow_the_maps(folders: tuple[Path, Path], tmp_path: Path) -> None:
+    """New York has tourist attractions and neither stations nor a longest-path bonus: its report has an
+    attractions section and no longest-path one; side by side with Europe, both sections, each saying
+    where its map has none."""
+    ny = tmp_path / "ny"
+    simulate(TournamentConfig("new_york", 2, ("greedy", "route_focus"), 6, 3, 1), ny)
+    rows = read_table(table_path(ny, "parquet"))
+    bots = {b["bot"]: b for b in stats.per_bot(rows)}
+    for name, b in bots.items():
+        mine = [r["attractions"] for r in rows if r["bot"] == name]
+        assert b["attractions"] == sum(mine) / len(mine) and sum(b["attractions_hist"].values()) == len(mine)
+    out = tmp_path / "ny.html"
+    assert main(["report", str(ny), "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "<h2>Tourist attractions</h2>" in page and "Longest path and stations" not in page
+    assert "tourist-attraction points per seat" in page
+    assert main(["report", str(folders[0]), str(ny), "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "<h2>Longest path and stations</h2>" in page and "<h2>Tourist attractions</h2>" in page
+    assert page.count("This map has none.") == 2
+
+
 def test_bad_folders_are_refused_by_name(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                          folders: tuple[Path, Path]) -> None:
     out = tmp_path / "r.html"

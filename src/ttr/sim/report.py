@@ -210,6 +210,26 @@ def express_station_plot(fx: Figures, res: Results) -> str:
     return fx.svg(fig)
 
 
+def attraction_plot(fx: Figures, res: Results) -> str:
+    """Per bot: the share of seats by the tourist-attraction points they scored (New York, N-SCORE-1)."""
+    plt = fx.plt
+    per_bot = stats.per_bot(res.rows)
+    fig, ax = plt.subplots(figsize=(4.5, 3.2))
+    xs = list(range(len(per_bot)))
+    points = sorted({k for p in per_bot for k in p["attractions_hist"]})
+    bottom = [0.0] * len(per_bot)
+    for i, k in enumerate(points):
+        share = [p["attractions_hist"].get(k, 0) / p["seats"] for p in per_bot]
+        ax.bar(xs, share, bottom=bottom, label=f"{k} pts", color=plt.cm.Greens(0.2 + 0.8 * i / max(1, len(points) - 1)))
+        bottom = [x + y for x, y in zip(bottom, share, strict=True)]
+    handles, labels = ax.get_legend_handles_labels()
+    ax.set_xticks(xs, [f"{p['bot']} (mean {p['attractions']:.1f})" for p in per_bot], rotation=20, ha="right")
+    ax.set_ylabel("share of seats")
+    ax.set_title("tourist-attraction points per seat")
+    ax.legend(handles[::-1], labels[::-1], frameon=False, fontsize=7, loc="upper left", bbox_to_anchor=(1, 1))
+    return fx.svg(fig)
+
+
 def heatmap(fx: Figures, res: Results, which: str) -> str:
     """The board with every route coloured by how often it was claimed (or contested), with a legend."""
     plt = fx.plt
@@ -310,7 +330,8 @@ NOTES = {
               "of a ticket another seat held.",
     "length": "Turns of all seats together, from the first move after the starting ticket choices.",
     "express": "The longest-path bonus (Europe: the European Express), ties counted for each seat that shares "
-               "it; stations built by each seat (New York has none).",
+               "it; stations built by each seat.",
+    "attractions": "Points for the tourist attractions a seat's routes reach (1 each in New York).",
 }
 
 
@@ -340,16 +361,28 @@ def build_report(folders: list[Path]) -> str:
     body.append(section("Contested routes", NOTES["routes"], [heatmap(fx, r, "contested") for r in results]))
     body.append(section("Ticket completion", NOTES["tickets"], [ticket_plot(fx, r) for r in results]))
     body.append(section("Game length", NOTES["length"], [length_plot(fx, r) for r in results]))
-    parts = []
-    for r in results:
-        es = stats.express_and_stations(r.rows)
-        parts.append(express_station_plot(fx, r) + f"<p>{es['stations_built']} stations built in {es['games']} "
-                     f"games ({es['seats_with_station'].rate:.1%} of seats built one), {es['borrowed']} routes "
-                     f"borrowed at scoring; the bonus was shared in {es['express_shared']} games.</p>")
-    body.append(section("Longest path and stations", NOTES["express"], parts))
+    none = "<p>This map has none.</p>"
+    if any(_has_express_or_stations(r.game_map) for r in results):
+        parts = []
+        for r in results:
+            if not _has_express_or_stations(r.game_map):
+                parts.append(none)
+                continue
+            es = stats.express_and_stations(r.rows)
+            parts.append(express_station_plot(fx, r) + f"<p>{es['stations_built']} stations built in {es['games']} "
+                         f"games ({es['seats_with_station'].rate:.1%} of seats built one), {es['borrowed']} routes "
+                         f"borrowed at scoring; the bonus was shared in {es['express_shared']} games.</p>")
+        body.append(section("Longest path and stations", NOTES["express"], parts))
+    if any(r.game_map.tourist_attractions for r in results):
+        body.append(section("Tourist attractions", NOTES["attractions"],
+                            [attraction_plot(fx, r) if r.game_map.tourist_attractions else none for r in results]))
     return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
             "<title>ttr simulation report</title>"
             f"<style>{STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+
+
+def _has_express_or_stations(game_map: GameMap) -> bool:
+    return game_map.rules.longest_path_bonus > 0 or game_map.rules.stations > 0
 
 
 def markdown_table(folders: list[Path]) -> str:

@@ -63,7 +63,8 @@ def stdev(values: list[float]) -> float:
 
 
 def per_bot(rows: list[Row]) -> list[dict[str, Any]]:
-    """Per bot: seats played, win rate (shared wins split), scores, tickets, stations, European Express."""
+    """Per bot: seats played, win rate (shared wins split), scores, tickets, stations, European Express,
+    tourist attractions."""
     out = []
     for bot in bots(rows):
         mine = [r for r in rows if r["bot"] == bot]
@@ -79,6 +80,8 @@ def per_bot(rows: list[Row]) -> list[dict[str, Any]]:
             "stations_hist": Counter(r["stations_built"] for r in mine),
             "express": Rate(sum(1 for r in mine if r["express_bonus"] > 0), len(mine)),
             "longest_path": mean([float(r["longest_path"]) for r in mine]),
+            "attractions": mean([float(r["attractions"]) for r in mine]),
+            "attractions_hist": Counter(r["attractions"] for r in mine),
             "routes_claimed": mean([float(r["routes_claimed"]) for r in mine]),
         })
     return out
