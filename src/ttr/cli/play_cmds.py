@@ -197,11 +197,11 @@ def _print_state(state: dict[str, Any], game_map: GameMap) -> None:
     face = ", ".join(c or "(empty)" for c in state["face_up"])
     console.print(f"face up: {face}; deck {state['deck_size']}, discard {state['discard_size']}, "
                   f"tickets {state['ticket_deck_size']}")
-    stations = game_map.rules.stations > 0
-    table = Table("player", "score", game_map.rules.piece_name, *["stations"] * stations, "hand", "tickets", "routes")
+    stations = ["stations"] if "stations" in game_map.score_extras else []
+    table = Table("player", "score", game_map.rules.piece_name, *stations, "hand", "tickets", "routes")
     for p in state["players"]:
         hand = " ".join(f"{k}:{v}" for k, v in p["hand"].items())
-        table.add_row(p["name"], str(p["score"]), str(p["trains"]), *[str(p["stations"])] * stations, hand,
+        table.add_row(p["name"], str(p["score"]), str(p["trains"]), *[str(p[k]) for k in stations], hand,
                       str(len(p["tickets"])), str(len(p["routes"])))
     console.print(table)
     if state["final"]:
@@ -211,23 +211,14 @@ def _print_state(state: dict[str, Any], game_map: GameMap) -> None:
 def _print_final(console: Console, final: dict[str, Any], game_map: GameMap) -> None:
     """The final breakdown as a table, with the columns the map scores: stations and the longest-path bonus
     (Europe), tourist attractions (New York)."""
-    rules = game_map.rules
-    stations = rules.stations > 0
-    express = rules.longest_path_bonus > 0
-    attractions = bool(game_map.tourist_attractions)
-    head = ["player", "routes", "tickets"]
-    head += ["stations"] * stations + ["express"] * express + ["attractions"] * attractions + ["total"]
-    table = Table(*head, title="final score")
+    extras = game_map.score_extras
+    table = Table("player", "routes", "tickets", *extras, "total", title="final score")
     for p in final["players"]:
         done, failed = len(p["tickets_completed"]), len(p["tickets_failed"])
-        row = [p["name"], str(p["route_points"]), f"{p['ticket_points']:+d} ({done} done, {failed} failed)"]
-        if stations:
-            row.append(f"+{p['station_points']}")
-        if express:
-            row.append(f"{p['longest_path']} (+{p['express_bonus']})" if p["express_bonus"] else str(p["longest_path"]))
-        if attractions:
-            row.append(f"+{p['attractions']}")
-        table.add_row(*row, str(p["total"]))
+        express = f"{p['longest_path']} (+{p['express_bonus']})" if p["express_bonus"] else str(p["longest_path"])
+        cells = {"stations": f"+{p['station_points']}", "express": express, "attractions": f"+{p['attractions']}"}
+        table.add_row(p["name"], str(p["route_points"]), f"{p['ticket_points']:+d} ({done} done, {failed} failed)",
+                      *[cells[k] for k in extras], str(p["total"]))
     console.print(table)
     for p in final["players"]:
         for city, route in p.get("borrowed_routes", {}).items():

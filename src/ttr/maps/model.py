@@ -161,6 +161,13 @@ class GameMap:
         """How many train cards the deck holds."""
         return self.per_color * len(self.colors) + self.wild_count
 
+    @property
+    def score_extras(self) -> tuple[str, ...]:
+        """The final-score parts this map has beside routes and tickets, in breakdown order: "stations" (it
+        has stations), "express" (a longest-path bonus), "attractions" (tourist attractions)."""
+        has = (self.rules.stations > 0, self.rules.longest_path_bonus > 0, bool(self.tourist_attractions))
+        return tuple(part for part, present in zip(("stations", "express", "attractions"), has, strict=True) if present)
+
     def card(self, name: str) -> int:
         """The card index of a card name; `MapError` names an unknown card."""
         try:

@@ -373,16 +373,17 @@ def build_report(folders: list[Path]) -> str:
                          f"games ({es['seats_with_station'].rate:.1%} of seats built one), {es['borrowed']} routes "
                          f"borrowed at scoring; the bonus was shared in {es['express_shared']} games.</p>")
         body.append(section("Longest path and stations", NOTES["express"], parts))
-    if any(r.game_map.tourist_attractions for r in results):
+    if any("attractions" in r.game_map.score_extras for r in results):
         body.append(section("Tourist attractions", NOTES["attractions"],
-                            [attraction_plot(fx, r) if r.game_map.tourist_attractions else none for r in results]))
+                            [attraction_plot(fx, r) if "attractions" in r.game_map.score_extras else none
+                             for r in results]))
     return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
             "<title>ttr simulation report</title>"
             f"<style>{STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
 
 
 def _has_express_or_stations(game_map: GameMap) -> bool:
-    return game_map.rules.longest_path_bonus > 0 or game_map.rules.stations > 0
+    return bool({"express", "stations"} & set(game_map.score_extras))
 
 
 def markdown_table(folders: list[Path]) -> str:
