@@ -15,8 +15,6 @@ do not depend on the number of jobs or on the order games finish. The output fol
 from __future__ import annotations
 
 import json
-import multiprocessing
-import signal
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +22,7 @@ from typing import Any
 
 from ttr.records import write_record
 from ttr.sim.rows import game_rows, write_table
+from ttr.sim.run_folder import SettingsMismatchError, check_settings, end_line, lock, pool_map, read_log, write_json
 from ttr.sim.tournament import TournamentConfig, config_map, play_seated
 
 FORMAT = "ttr-simulation/1"
@@ -40,10 +39,6 @@ class GameOutput:
     record: dict[str, Any] | None = None
 
 
-class SettingsMismatchError(ValueError):
-    """The output folder holds a simulation with other settings."""
-
-
 def play_rows(config: TournamentConfig, index: int, with_record: bool = False) -> GameOutput:
     """Play game `index` of the simulation in this process and return its rows."""
     game, entries, _ = play_seated(config, index)
@@ -55,25 +50,9 @@ def _play_task(task: tuple[TournamentConfig, int, bool]) -> GameOutput:
     return play_rows(*task)
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
-
-
 def run_local(config: TournamentConfig, indexes: list[int], with_records: bool) -> Iterator[GameOutput]:
     """The games `indexes`, in the order they finish, on `config.jobs` worker processes (1: in this process)."""
-    tasks = [(config, i, with_records) for i in indexes]
-    if config.jobs <= 1 or len(tasks) <= 1:
-        for task in tasks:
-            yield _play_task(task)
-        return
-    ctx = multiprocessing.get_context("spawn")
-    pool = ctx.Pool(min(config.jobs, len(tasks)), initializer=_ignore_sigint)
-    try:
-        yield from pool.imap_unordered(_play_task, tasks)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+    return pool_map(_play_task, [(config, i, with_records) for i in indexes], config.jobs)
 
 
 Runner = Callable[[TournamentConfig, list[int], bool], Iterator[GameOutput]]
@@ -89,16 +68,11 @@ def settings(config: TournamentConfig, fmt: str) -> dict[str, Any]:
 def load_progress(out: Path) -> dict[int, list[dict[str, Any]]]:
     """The rows of the games finished so far in `out` (a line cut short by an interrupt is ignored)."""
     done: dict[int, list[dict[str, Any]]] = {}
-    path = out / PROGRESS
-    if not path.exists():
-        return done
-    with path.open(encoding="utf-8") as f:
-        for line in f:
-            try:
-                entry = json.loads(line)
-                done[int(entry["game"])] = list(entry["rows"])
-            except (ValueError, KeyError, TypeError):
-                continue
+    for entry in read_log(out / PROGRESS):
+        try:
+            done[int(entry["game"])] = list(entry["rows"])
+        except (ValueError, KeyError, TypeError):
+            continue
     return done
 
 
@@ -106,40 +80,15 @@ def prepare(config: TournamentConfig, out: Path, fmt: str) -> dict[int, list[dic
     """Create or check the output folder; return the games already finished there."""
     out.mkdir(parents=True, exist_ok=True)
     wanted = settings(config, fmt)
-    path = out / SETTINGS
-    if path.exists():
-        try:
-            found = json.loads(path.read_text(encoding="utf-8")).get("settings")
-        except (ValueError, AttributeError):
-            found = None
-        if found != wanted:
-            diff = [k for k in wanted if not isinstance(found, dict) or found.get(k) != wanted[k]]
-            raise SettingsMismatchError(
-                f"{out} holds a simulation with other settings ({', '.join(diff) or 'unreadable'}); "
-                "use another --out folder, or the same settings to continue it")
-    else:
+    if not check_settings(out, SETTINGS, wanted, "simulation", "--out"):
         _write_settings(out, wanted, config, 0, 0.0)
     return load_progress(out)
 
 
 def _write_settings(out: Path, wanted: dict[str, Any], config: TournamentConfig, games: int,
                     seconds: float) -> None:
-    doc = {"settings": wanted, "labels": config.labels(), "games_done": games, "last_run": {
-        "jobs": config.jobs, "seconds": round(seconds, 3)}}
-    tmp = out / (SETTINGS + ".tmp")
-    tmp.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(out / SETTINGS)
-
-
-def _end_line(path: Path) -> None:
-    """End a last line cut short by an interrupt, so the next game's line starts on its own line."""
-    if path.exists() and path.stat().st_size:
-        with path.open("rb") as f:
-            f.seek(-1, 2)
-            last = f.read(1)
-        if last != b"\n":
-            with path.open("ab") as f:
-                f.write(b"\n")
+    write_json(out / SETTINGS, {"settings": wanted, "labels": config.labels(), "games_done": games,
+                                "last_run": {"jobs": config.jobs, "seconds": round(seconds, 3)}})
 
 
 def table_path(out: Path, fmt: str) -> Path:
@@ -160,11 +109,11 @@ def simulate(config: TournamentConfig, out: Path, fmt: str = "parquet", *, with_
         raise ValueError("a simulation needs at least 1 game")
     config_map(config)  # a bad map fails here, not in a worker
     done = prepare(config, out, fmt)
-    lock = _lock(out)
+    held = _lock(out)
     records = out / "records"
     if with_records:
         records.mkdir(exist_ok=True)
-    _end_line(out / PROGRESS)
+    end_line(out / PROGRESS)
     todo = [i for i in range(config.games) if i not in done]
     count = sum(1 for i in done if i < config.games)
     if progress is not None:
@@ -187,20 +136,14 @@ def simulate(config: TournamentConfig, out: Path, fmt: str = "parquet", *, with_
         finished = sorted(i for i in done if i < config.games)
         write_table((row for i in finished for row in done[i]), table_path(out, fmt), fmt)
         _write_settings(out, settings(config, fmt), config, len(finished), time.perf_counter() - start)
-        lock.close()
+        held.close()
     return len(finished)
 
 
 def _lock(out: Path) -> Any:
-    """Hold `out/.lock` for this run: a second run into the same folder at the same time is refused."""
-    handle = (out / ".lock").open("a")
-    try:
-        import fcntl
-    except ImportError:  # not on POSIX: no lock
-        return handle
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
-        raise SettingsMismatchError(f"{out}: another ttr simulate is writing to this folder") from None
-    return handle
+    """Hold the folder's lock for this run (`run_folder.lock`)."""
+    return lock(out, "ttr simulate")
+
+
+__all__ = ["FORMAT", "PROGRESS", "SETTINGS", "GameOutput", "Runner", "SettingsMismatchError", "load_progress",
+           "play_rows", "prepare", "run_local", "settings", "simulate", "table_path"]
