@@ -1,9 +1,14 @@
-"""Scenario helpers for tests: set up exact positions while keeping every card and ticket accounted for."""
+"""Scenario helpers for tests: set up exact positions while keeping every card and ticket accounted for; and
+interrupting a command line run."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -119,3 +124,31 @@ def load_module(relative_path: str, name: str) -> ModuleType:
     sys.modules[name] = module  # dataclasses and pickling look a module up by its name
     spec.loader.exec_module(module)
     return module
+
+
+def interrupt_after(args: list[str], env: dict[str, str], log: Path, lines: int = 2,
+                    sig: signal.Signals = signal.SIGINT) -> tuple[int, str, str]:
+    """Run a command, send it `sig` once its progress `log` holds `lines` lines; its exit code, standard output
+    and standard error. SIGINT goes to its whole process group, as a terminal's Ctrl-C does (the main process
+    and its workers); another signal to the main process only, as `kill` does."""
+    # A child inherits an ignored SIGINT, and in full pytest-xdist runs the test process has been seen to
+    # ignore it: start the child as a terminal would, with Ctrl-C live (a Python handler becomes the default
+    # in the child).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if log.exists() and log.read_text().count("\n") >= lines:
+            break
+        time.sleep(0.05)
+    if proc.poll() is None:
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)
+        else:
+            os.kill(proc.pid, sig)
+    out, err = proc.communicate(timeout=60)
+    return proc.returncode, out, err

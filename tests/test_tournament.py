@@ -1,11 +1,15 @@
-"""`ttr tournament` and `ttr.sim.tournament`: same results whatever the jobs, seats rotate, records replay."""
+"""`ttr tournament` and `ttr.sim.tournament`: same results whatever the jobs, seats rotate, records replay,
+an interrupted tournament continues."""
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import shlex
+import shutil
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,10 +17,22 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from helpers import interrupt_after
 from ttr.cli.console import LineProgress
 from ttr.cli.main import main
 from ttr.records import load_json, read_record, replay
-from ttr.sim.tournament import GameResult, TournamentConfig, elo, pairwise, run_tournament, wilson
+from ttr.sim.run_folder import SettingsMismatchError, lock
+from ttr.sim.tournament import (
+    RESULTS,
+    SETTINGS,
+    GameResult,
+    TournamentConfig,
+    elo,
+    finished_games,
+    pairwise,
+    run_tournament,
+    wilson,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "bots" / "simple_bot.py"
@@ -64,6 +80,92 @@ def test_records_replay_to_the_same_scores(tmp_path: Path, capsys: pytest.Captur
         assert state["status"] == "finished"
         assert [p["total"] for p in state["final"]["players"]] == result["scores"]
         assert record.seed == result["seed"]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_an_interrupted_tournament_keeps_its_games_and_the_same_command_continues(
+        sig: signal.Signals, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C (to the whole process group) or SIGTERM (to the main process): exit 130, the standings of the
+    finished games, those games kept in the records folder; the same command then plays only the others,
+    and the summary is the one of a tournament never interrupted."""
+    records = tmp_path / "records"
+    args = ["--map", "europe", "--players", "4", "--bots", "greedy,random", "--games", "16", "--seed", "5",
+            "--jobs", "2", "--records", str(records)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), COLUMNS="200")
+    command = [sys.executable, "-m", "ttr.cli.main", "tournament", *args]
+    for _ in range(3):  # on a loaded machine the workers could finish every game before the signal lands: again
+        shutil.rmtree(records, ignore_errors=True)
+        returncode, out, err = interrupt_after(command, env, records / RESULTS, sig=sig)
+        if returncode != 0:
+            break
+    assert returncode == 130, err
+    assert f"they are kept in {records}: run the same command again to continue" in err
+    kept = finished_games(records)
+    assert 2 <= len(kept) < 16
+    assert f"{len(kept)} of 16 games (seeds 5-20)" in out and "standings" in out
+    assert all((records / f"game-{g + 1:05d}.json").exists() for g in kept)
+
+    resumed = _run_json(capsys, *args)  # in this process: the remaining games only
+    whole = _run_json(capsys, *args[:-2])  # the same tournament, never interrupted
+    assert resumed == whole
+    assert sorted(finished_games(records)) == list(range(16))
+    kept_now = finished_games(records)
+    assert all(kept_now[g] == kept[g] for g in kept)  # the kept games were not played again
+
+
+def test_more_games_continue_and_other_settings_are_refused(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    records = tmp_path / "records"
+    args = ["--map", "new_york", "--players", "2", "--bots", "greedy,route_focus", "--seed", "30",
+            "--records", str(records)]
+    first = _run_json(capsys, *args, "--games", "4")
+    assert first["games"] == 4 and sorted(finished_games(records)) == [0, 1, 2, 3]
+    more = _run_json(capsys, *args, "--games", "7")
+    assert more == _run_json(capsys, *args[:-2], "--games", "7")
+    assert more["results"][:4] == first["results"]
+    fewer = _run_json(capsys, *args, "--games", "2")  # the first games only, nothing played or lost
+    assert fewer["results"] == first["results"][:2] and len(finished_games(records)) == 7
+    before = (records / RESULTS).read_text()
+    for option, value, named in (("--seed", "31", "seed"), ("--bots", "greedy,random", "bots"),
+                                 ("--players", "3", "players")):
+        changed = [*args]
+        changed[changed.index(option) + 1] = value
+        assert main(["tournament", *changed, "--games", "7"]) == 1
+        err = capsys.readouterr().err
+        assert f"holds a tournament with other settings ({named})" in err, err
+    assert (records / RESULTS).read_text() == before
+    settings = json.loads((records / SETTINGS).read_text())["settings"]
+    assert settings["bots"] == ["greedy", "route_focus"] and len(settings["map_sha256"]) == 64
+
+
+def test_a_cut_line_is_played_again_and_bad_folders_are_refused(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    records = tmp_path / "records"
+    config = TournamentConfig("new_york", 2, ("greedy", "random"), 3, seed=8, records_dir=str(records))
+    whole = run_tournament(config)
+    log = records / RESULTS
+    lines = log.read_text().splitlines(keepends=True)
+    log.write_text("".join(lines[:2]) + lines[2][:20])  # the last line cut short, as by a power cut
+    assert sorted(finished_games(records)) == sorted(json.loads(line)["game"] for line in lines[:2])
+    assert run_tournament(config) == whole
+    assert len(finished_games(records)) == 3
+    held = lock(records, "ttr tournament")
+    try:
+        with pytest.raises(SettingsMismatchError, match="another ttr tournament is writing"):
+            run_tournament(config)
+    finally:
+        held.close()
+    a_file = tmp_path / "file.json"
+    a_file.write_text("{}")
+    assert main(["tournament", "--bots", "greedy", "--games", "1", "--records", str(a_file)]) == 1
+    assert "is a file, not a folder" in capsys.readouterr().err
+    simulation = tmp_path / "sim"
+    assert main(["simulate", "--map", "new_york", "--bots", "greedy,random", "--games", "1", "--format", "csv",
+                 "--out", str(simulation)]) == 0
+    capsys.readouterr()
+    assert main(["tournament", "--map", "new_york", "--bots", "greedy", "--games", "1",
+                 "--records", str(simulation)]) == 1
+    assert "holds a simulation" in capsys.readouterr().err
 
 
 def test_a_cmd_bot_in_a_tournament(tmp_path: Path) -> None:

@@ -6,15 +6,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from helpers import interrupt_after
 from ttr.cli.main import main
 from ttr.engine import Game, final_score
 from ttr.maps import load_map
@@ -84,29 +83,6 @@ def test_ticket_paths_are_shortest_paths() -> None:
     assert len(paths) == len(europe.tickets)
 
 
-def _interrupt_after_two_games(args: list[str], env: dict[str, str], progress: Path) -> tuple[int, str]:
-    """Run `ttr simulate`, send Ctrl-C once two games are done; its exit code and standard error."""
-    # its own process group, which gets the SIGINT as a terminal's Ctrl-C would: the main process and workers.
-    # A child inherits an ignored SIGINT, and in full pytest-xdist runs the test process has been seen to
-    # ignore it: start the child as a terminal would, with Ctrl-C live (a Python handler becomes the default
-    # in the child).
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                start_new_session=True)
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if progress.exists() and progress.read_text().count("\n") >= 2:
-            break
-        time.sleep(0.05)
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    return proc.returncode, err
-
-
 def test_ctrl_c_keeps_the_finished_games_and_a_rerun_completes_the_same_table(tmp_path: Path) -> None:
     out = tmp_path / "run"
     args = [sys.executable, "-m", "ttr.cli.main", "simulate", "--map", "europe", "--players", "4",
@@ -114,7 +90,7 @@ def test_ctrl_c_keeps_the_finished_games_and_a_rerun_completes_the_same_table(tm
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     for _ in range(3):  # on a loaded machine the workers could finish every game before the SIGINT lands: again
         shutil.rmtree(out, ignore_errors=True)
-        returncode, err = _interrupt_after_two_games(args, env, out / PROGRESS)
+        returncode, _, err = interrupt_after(args, env, out / PROGRESS)
         if returncode != 0:
             break
     assert returncode == 130, err

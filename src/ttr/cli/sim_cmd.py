@@ -129,7 +129,8 @@ def _simulate(args: argparse.Namespace, config: TournamentConfig, out: Path, fmt
         except KeyboardInterrupt:
             bar.stop()
             err.print(f"interrupted: {done_box[0]} of {config.games} games kept in {out} "
-                      f"({table_path(out, fmt).name}); run the same command again to continue", highlight=False)
+                      f"({table_path(out, fmt).name}); run the same command again to continue", highlight=False,
+                      soft_wrap=True)
             return 130
         except SettingsMismatchError as exc:
             raise TTRError(str(exc)) from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import time
 from typing import Any
 
@@ -13,7 +14,8 @@ from rich.table import Table
 
 from ttr.cli.console import games_progress, stdout_console
 from ttr.errors import MapError, TTRError
-from ttr.sim.tournament import GameResult, TournamentConfig, run_tournament
+from ttr.sim.run_folder import SettingsMismatchError
+from ttr.sim.tournament import TournamentConfig, TournamentInterrupted, run_tournament
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,7 +31,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="worker processes (default: 1; 0 = one per CPU); the results do not depend on it")
     p.add_argument("--seed", type=int, default=0, help="game i uses seed S+i (default: 0)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
-    p.add_argument("--records", metavar="DIR", help="write every game's record (ttr-record/1) to DIR")
+    p.add_argument("--records", metavar="DIR",
+                   help="write every game's record (ttr-record/1) to DIR; the same command again continues an "
+                        "interrupted tournament there (or more --games)")
     p.add_argument("--time-per-move", type=float, default=1.0, metavar="T",
                    help="seconds per decision for cmd: bots, plus 1 s of grace (default: 1.0)")
     p.set_defaults(run=run_tournament_cmd)
@@ -53,7 +57,8 @@ def bots_to_play(args: argparse.Namespace) -> tuple[str, ...]:
 
 
 def run_tournament_cmd(args: argparse.Namespace) -> int:
-    """Run the tournament with a progress bar (on stderr), then print the standings or the JSON."""
+    """Run the tournament with a progress bar (on stderr), then print the standings or the JSON. Ctrl-C (or
+    SIGTERM) prints the standings of the finished games; with `--records` a re-run continues."""
     bots = bots_to_play(args)
     if args.jobs < 0:
         raise TTRError("--jobs must be 0 (one per CPU) or more")
@@ -61,21 +66,49 @@ def run_tournament_cmd(args: argparse.Namespace) -> int:
     config = TournamentConfig(args.map, args.players, bots, args.games, args.seed, jobs, args.time_per_move,
                               args.records)
     check_config(config)
+    if args.records and os.path.exists(args.records) and not os.path.isdir(args.records):
+        raise TTRError(f"--records: {args.records} is a file, not a folder")
     err = Console(stderr=True)
     start = time.perf_counter()
-    with games_progress(err) as progress:
-        task = progress.add_task("games", total=config.games)
+    counts = [0, -1]  # games finished; games found finished in the records folder (-1: not known yet)
+    interrupted = False
+    with games_progress(err) as bar:
+        task = bar.add_task("games", total=config.games)
 
-        def advance(_: GameResult) -> None:
-            progress.advance(task)
+        def progress(done: int, total: int) -> None:
+            if counts[1] < 0:
+                counts[1] = done
+                bar.reset(task, total=total, completed=done)
+            counts[0] = done
+            bar.update(task, completed=done)
 
-        summary = run_tournament(config, advance)
+        previous = signal.signal(signal.SIGTERM, _stop)
+        try:
+            summary = run_tournament(config, progress)
+        except TournamentInterrupted as exc:
+            bar.stop()
+            summary, interrupted = exc.summary, True
+        except SettingsMismatchError as exc:
+            raise TTRError(str(exc)) from None
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     elapsed = time.perf_counter() - start
+    resumed = max(0, counts[1])
+    if interrupted:
+        kept = (f"; they are kept in {args.records}: run the same command again to continue" if args.records
+                else "; with --records DIR a re-run continues where it stopped")
+        err.print(f"interrupted: {summary['games']} of {config.games} games finished{kept}", highlight=False,
+                  soft_wrap=True)
+        summary["interrupted"] = True
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=1))
-    else:
-        _print(stdout_console(), summary, elapsed)
-    return 0
+    elif summary["games"]:
+        _print(stdout_console(), summary, elapsed, summary["games"] - resumed, config.games)
+    return 130 if interrupted else 0
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops the tournament as Ctrl-C does: the finished games are kept
 
 
 def check_config(config: TournamentConfig) -> None:
@@ -97,13 +130,20 @@ def check_config(config: TournamentConfig) -> None:
             raise TTRError(f"--bots: {exc}") from None
 
 
-def _print(console: Console, summary: dict[str, Any], elapsed: float) -> None:
+def _print(console: Console, summary: dict[str, Any], elapsed: float, played: int, planned: int) -> None:
+    """The standings of `summary["games"]` of `planned` games; `played` of them were played by this run (the
+    others read from the records folder)."""
     games = summary["games"]
-    actions = sum(r["actions"] for r in summary["results"])
-    seeds = f"seed {summary['seed']}" if games == 1 else f"seeds {summary['seed']}-{summary['seed'] + games - 1}"
-    console.print(f"{summary['map']}, {summary['players']} players, {games} game{'s' * (games != 1)} ({seeds}); "
-                  f"{elapsed:.1f} s, {games / elapsed:.2f} games/s, "
-                  f"{actions / elapsed:.0f} actions/s", highlight=False)
+    seeds = f"seed {summary['seed']}" if planned == 1 else f"seeds {summary['seed']}-{summary['seed'] + planned - 1}"
+    rate = played / elapsed if elapsed > 0 else 0.0
+    if played == games:
+        actions = sum(r["actions"] for r in summary["results"])
+        speed = f"{elapsed:.1f} s, {rate:.2f} games/s, {actions / elapsed if elapsed > 0 else 0:.0f} actions/s"
+    else:
+        speed = f"{games - played} from the records folder, {played} played now in {elapsed:.1f} s ({rate:.2f} games/s)"
+    count = f"{games} game{'s' * (games != 1)}" if games == planned else f"{games} of {planned} games"
+    console.print(f"{summary['map']}, {summary['players']} players, {count} ({seeds}); "
+                  f"{speed}", highlight=False)
     table = Table("bot", "seats", "wins", "win rate (95% CI)", "mean score", "tickets done", "Elo",
                   title="standings")
     rows = sorted(summary["standings"], key=lambda row: -row["elo"])

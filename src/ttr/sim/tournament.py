@@ -6,15 +6,20 @@ bot plays every seat equally often, and the results are the same whatever the nu
 Standings count seats played: a bot that holds two seats of one game (fewer bots than seats) plays two
 seat-games there. A win shared by k seats counts 1/k to each. Ratings are Elo-scaled Bradley-Terry
 strengths fitted to every pairwise result of every game (order-independent).
+
+With a records folder the tournament is resumable (`ttr.sim.run_folder`): the folder holds
+`tournament.json` (the settings), `results.jsonl` (one line per finished game, appended as games end) and
+`game-NNNNN.json` (each game's `ttr-record/1`). An interrupted tournament keeps its finished games, and the
+same settings again (any number of games) play only the missing ones; other settings are refused.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import json
 import math
-import multiprocessing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,8 +31,12 @@ from ttr.engine import Action, Game, final_score
 from ttr.maps import GameMap, load_map
 from ttr.maps.model import parse_map
 from ttr.records import write_record
+from ttr.sim.run_folder import SettingsMismatchError, check_settings, end_line, lock, pool_map, read_log, write_json
 
 FORMAT = "ttr-tournament/1"
+RUN_FORMAT = "ttr-tournament-run/1"  # the settings file of a records folder
+SETTINGS = "tournament.json"
+RESULTS = "results.jsonl"
 
 
 @dataclass(frozen=True)
@@ -94,6 +103,30 @@ class GameResult:
                 "scores": self.scores, "winners": self.winners, "tickets_completed": self.tickets_completed,
                 "tickets_failed": self.tickets_failed, "actions": self.actions, "notes": self.notes}
 
+    def to_log(self) -> dict[str, Any]:
+        """The line of `results.jsonl` (bot entries by index; no record)."""
+        return {"game": self.game, "seed": self.seed, "entries": self.entries, "scores": self.scores,
+                "winners": self.winners, "tickets_completed": self.tickets_completed,
+                "tickets_failed": self.tickets_failed, "actions": self.actions, "notes": self.notes}
+
+    @classmethod
+    def from_log(cls, entry: dict[str, Any]) -> GameResult:
+        """A result from its `results.jsonl` line (`ValueError`, `KeyError` or `TypeError` if malformed)."""
+        return cls(game=int(entry["game"]), seed=int(entry["seed"]), entries=[int(e) for e in entry["entries"]],
+                   scores=[int(x) for x in entry["scores"]], winners=[int(w) for w in entry["winners"]],
+                   tickets_completed=[int(x) for x in entry["tickets_completed"]],
+                   tickets_failed=[int(x) for x in entry["tickets_failed"]], actions=int(entry["actions"]),
+                   notes=[dict(n) for n in entry["notes"]])
+
+
+class TournamentInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM, as the CLI maps it) stopped the tournament; `summary` is that of the games
+    finished by then (kept in the records folder, if any, for a re-run to continue)."""
+
+    def __init__(self, summary: dict[str, Any]) -> None:
+        super().__init__("tournament interrupted")
+        self.summary = summary
+
 
 _MAPS: dict[tuple[str, str | None], GameMap] = {}
 
@@ -158,39 +191,92 @@ def _play_task(task: tuple[TournamentConfig, int]) -> GameResult:
     return play_one(*task)
 
 
-def run_games(config: TournamentConfig) -> Iterator[GameResult]:
-    """Every game's result, in the order they finish (`config.jobs` worker processes)."""
-    tasks = [(config, i) for i in range(config.games)]
-    if config.jobs <= 1 or config.games <= 1:
-        for task in tasks:
-            yield _play_task(task)
-        return
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(min(config.jobs, config.games)) as pool:
-        yield from pool.imap_unordered(_play_task, tasks)
+def run_games(config: TournamentConfig, indexes: list[int] | None = None) -> Iterator[GameResult]:
+    """The results of games `indexes` (default: all), in the order they finish (`config.jobs` workers)."""
+    todo = range(config.games) if indexes is None else indexes
+    return pool_map(_play_task, [(config, i) for i in todo], config.jobs)
 
 
-def run_tournament(config: TournamentConfig,
-                   progress: Callable[[GameResult], None] | None = None) -> dict[str, Any]:
-    """Play the whole tournament and return its summary (the `--json` document); records written on request."""
+def run_settings(config: TournamentConfig) -> dict[str, Any]:
+    """What `tournament.json` records: everything that decides the games (not the job or game count)."""
+    source = json.dumps(config_map(config).source, sort_keys=True, ensure_ascii=False)
+    return {"format": RUN_FORMAT, "map": config.map_name,
+            "map_sha256": hashlib.sha256(source.encode("utf-8")).hexdigest(), "players": config.players,
+            "bots": list(config.bots), "seed": config.seed, "time_per_move": config.time_per_move}
+
+
+def finished_games(folder: Path) -> dict[int, GameResult]:
+    """The games a records folder holds as finished (`results.jsonl`; a malformed line is skipped)."""
+    done: dict[int, GameResult] = {}
+    for entry in read_log(folder / RESULTS):
+        try:
+            result = GameResult.from_log(entry)
+        except (ValueError, KeyError, TypeError):
+            continue
+        done[result.game] = result
+    return done
+
+
+def _prepare(config: TournamentConfig, folder: Path) -> dict[int, GameResult]:
+    """Create or check the records folder; the games already finished there."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if (folder / "simulation.json").exists():
+        raise SettingsMismatchError(f"{folder} holds a simulation (ttr simulate --out); use another --records folder")
+    wanted = run_settings(config)
+    if not check_settings(folder, SETTINGS, wanted, "tournament", "--records"):
+        write_json(folder / SETTINGS, {"settings": wanted, "labels": config.labels()})
+        (folder / RESULTS).unlink(missing_ok=True)  # a log without settings is no run of these settings
+    return finished_games(folder)
+
+
+def run_tournament(config: TournamentConfig, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Play the tournament and return its summary (the `--json` document); records written on request.
+
+    With `config.records_dir`, the games already finished there are taken as they are and only the others
+    are played (see the module). `progress(done, total)` is called at the start and after every game. On
+    Ctrl-C it raises `TournamentInterrupted` with the summary of the games finished by then.
+    """
     if config.games < 1:
         raise ValueError("a tournament needs at least 1 game")
     if not config.bots:
         raise ValueError("a tournament needs at least one bot")
     config_map(config)  # a bad map name fails here, not in a worker
-    records = Path(config.records_dir) if config.records_dir else None
-    if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
-    results: list[GameResult | None] = [None] * config.games
-    for result in run_games(config):
-        results[result.game] = result
-        if records is not None and result.record is not None:
-            path = records / f"game-{result.game + 1:05d}.json"
-            path.write_text(json.dumps(result.record, ensure_ascii=False) + "\n", encoding="utf-8")
-        if progress is not None:
-            progress(result)
-    done = [r for r in results if r is not None]
-    return summarize(config, done)
+    folder = Path(config.records_dir) if config.records_dir else None
+    done: dict[int, GameResult] = _prepare(config, folder) if folder is not None else {}
+    held = lock(folder, "ttr tournament") if folder is not None else None
+    todo = [i for i in range(config.games) if i not in done]
+    count = config.games - len(todo)
+    if progress is not None:
+        progress(count, config.games)
+    try:
+        if folder is not None:
+            end_line(folder / RESULTS)
+        for result in run_games(config, todo):
+            if folder is not None:
+                _keep(folder, result)
+            done[result.game] = result
+            count += 1
+            if progress is not None:
+                progress(count, config.games)
+    except KeyboardInterrupt:
+        raise TournamentInterrupted(summarize(config, _in_range(config, done))) from None
+    finally:
+        if held is not None:
+            held.close()
+    return summarize(config, _in_range(config, done))
+
+
+def _keep(folder: Path, result: GameResult) -> None:
+    """Write a finished game's record, then its line of `results.jsonl` (the line says it is finished)."""
+    if result.record is not None:
+        path = folder / f"game-{result.game + 1:05d}.json"
+        path.write_text(json.dumps(result.record, ensure_ascii=False) + "\n", encoding="utf-8")
+    with (folder / RESULTS).open("a", encoding="utf-8") as log:
+        log.write(json.dumps(result.to_log(), ensure_ascii=False) + "\n")
+
+
+def _in_range(config: TournamentConfig, done: dict[int, GameResult]) -> list[GameResult]:
+    return [done[i] for i in sorted(done) if i < config.games]
 
 
 # ---------------------------------------------------------------------- statistics
