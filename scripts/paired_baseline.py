@@ -54,7 +54,7 @@ def main() -> int:
     winning: list[int] = []
     base_scores: list[int] = []
     identical = better = worse = 0
-    for path in sorted(Path(args.dir).glob("*.json")):
+    for path in sorted(Path(args.dir).glob("game-*.json")):  # not tournament.json
         data = load_json(path)
         game = replay(read_record(data)).game
         if not game.is_over:
