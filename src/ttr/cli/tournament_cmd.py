@@ -72,7 +72,7 @@ def run_tournament_cmd(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     counts = [0, -1]  # games finished; games found finished in the records folder (-1: not known yet)
     interrupted = False
-    with games_progress(err) as bar:
+    with games_progress(err, eta=True) as bar:
         task = bar.add_task("games", total=config.games)
 
         def progress(done: int, total: int) -> None:
