@@ -11,6 +11,7 @@ import shlex
 import shutil
 import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from helpers import interrupt_after
 from ttr.cli.console import LineProgress
 from ttr.cli.main import main
 from ttr.records import load_json, read_record, replay
+from ttr.sim import tournament
 from ttr.sim.run_folder import SettingsMismatchError, lock
 from ttr.sim.tournament import (
     RESULTS,
@@ -111,6 +113,26 @@ def test_an_interrupted_tournament_keeps_its_games_and_the_same_command_continue
     assert sorted(finished_games(records)) == list(range(16))
     kept_now = finished_games(records)
     assert all(kept_now[g] == kept[g] for g in kept)  # the kept games were not played again
+
+
+def test_an_interrupted_json_summary_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C after two games (in this process): exit 130, the JSON of those two games marked interrupted,
+    and the hint that --records would have kept them."""
+    real = tournament.run_games
+
+    def two_then_ctrl_c(config: TournamentConfig, indexes: list[int] | None = None) -> Iterator[GameResult]:
+        for n, result in enumerate(real(config, indexes)):
+            if n == 2:
+                raise KeyboardInterrupt
+            yield result
+
+    monkeypatch.setattr(tournament, "run_games", two_then_ctrl_c)
+    assert main(["tournament", "--map", "new_york", "--bots", "greedy,random", "--games", "5", "--json"]) == 130
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out)
+    assert summary["interrupted"] is True and summary["games"] == 2 and len(summary["results"]) == 2
+    assert "interrupted: 2 of 5 games finished; with --records DIR a re-run continues" in captured.err
 
 
 def test_more_games_continue_and_other_settings_are_refused(tmp_path: Path,
