@@ -181,6 +181,8 @@ def test_a_cut_line_is_played_again_and_bad_folders_are_refused(tmp_path: Path,
     a_file.write_text("{}")
     assert main(["tournament", "--bots", "greedy", "--games", "1", "--records", str(a_file)]) == 1
     assert "is a file, not a folder" in capsys.readouterr().err
+    assert main(["tournament", "--bots", "greedy", "--games", "1", "--records", str(a_file / "sub")]) == 1
+    assert f"--records: cannot write {a_file / 'sub'}" in capsys.readouterr().err  # no traceback
     simulation = tmp_path / "sim"
     assert main(["simulate", "--map", "new_york", "--bots", "greedy,random", "--games", "1", "--format", "csv",
                  "--out", str(simulation)]) == 0

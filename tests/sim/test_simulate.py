@@ -180,6 +180,8 @@ def test_settings_mismatch_and_a_file_as_out_via_the_cli(tmp_path: Path, capsys:
     a_file.write_text("x")
     assert main([*base, "--out", str(a_file)]) == 1
     assert "is a file" in capsys.readouterr().err
+    assert main([*base, "--out", str(a_file / "sub")]) == 1  # a folder that cannot be made: no traceback
+    assert f"--out: cannot write {a_file / 'sub'}" in capsys.readouterr().err
 
 
 def test_turns_count_turns_not_actions() -> None:

@@ -134,6 +134,8 @@ def _simulate(args: argparse.Namespace, config: TournamentConfig, out: Path, fmt
             return 130
         except SettingsMismatchError as exc:
             raise TTRError(str(exc)) from None
+        except OSError as exc:  # the output folder cannot be made or written
+            raise TTRError(f"--out: cannot write {exc.filename or out}: {exc.strerror or exc}") from None
         finally:
             signal.signal(signal.SIGTERM, previous)
     elapsed = time.perf_counter() - start

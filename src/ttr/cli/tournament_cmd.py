@@ -90,6 +90,8 @@ def run_tournament_cmd(args: argparse.Namespace) -> int:
             summary, interrupted = exc.summary, True
         except SettingsMismatchError as exc:
             raise TTRError(str(exc)) from None
+        except OSError as exc:  # the records folder cannot be made or written
+            raise TTRError(f"--records: cannot write {exc.filename or args.records}: {exc.strerror or exc}") from None
         finally:
             signal.signal(signal.SIGTERM, previous)
     elapsed = time.perf_counter() - start
