@@ -32,10 +32,12 @@ def test_default_database_is_in_the_user_data_dir(monkeypatch: pytest.MonkeyPatc
 @pytest.mark.parametrize(("argv", "status", "message"), [
     (["--bot-workers", "0"], 2, "--bot-workers must be at least 1"),
     (["--bot-delay", "-1"], 2, "--bot-delay"),
+    (["--port", "99999"], 2, "--port must be from 0 to 65535"),
+    (["--port", "-1"], 2, "--port must be from 0 to 65535"),
     (["--db", "nonsense://x"], 1, "cannot open the database nonsense://x"),
 ])
 def test_refusals(argv: list[str], status: int, message: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["serve", "--port", "0", *argv]) == status
+    assert main(["serve", "--port", "0", *argv]) == status  # a later --port wins
     assert message in capsys.readouterr().err
 
 

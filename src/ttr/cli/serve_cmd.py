@@ -43,6 +43,9 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_workers < 1:
         print("ttr serve: error: --bot-workers must be at least 1", file=sys.stderr)
         return 2
+    if not 0 <= args.port <= 65535:
+        print("ttr serve: error: --port must be from 0 to 65535 (0 picks a free one)", file=sys.stderr)
+        return 2
     if not 0 <= args.bot_delay <= 10:
         print("ttr serve: error: --bot-delay must be from 0 to 10 seconds", file=sys.stderr)
         return 2
