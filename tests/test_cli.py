@@ -184,6 +184,10 @@ def test_replay_bad_decks(capsys: pytest.CaptureFixture[str], tmp_path: Path, ch
     (["play", "--bots", "greedy", "--map", "new_york", "--players", "5"],
      "ttr play: error: --players: new_york is for 2-4 players"),
     (["play", "--bots", "cmd:x", "--time-per-move", "0"], "ttr play: error: --time-per-move must be positive"),
+    (["play", "--bots", "cmd:x", "--time-per-move", "nan"], "ttr play: error: --time-per-move must be positive"),
+    (["tournament", "--bots", "cmd:x", "--time-per-move", "inf"], "--time-per-move must be positive, at most 600"),
+    (["simulate", "--time-per-move", "601", "--out", "{missing}"], "--time-per-move must be positive, at most 600"),
+    (["play", "--players", "-1"], "ttr play: error: europe is for 2-5 players, got -1"),
 ])
 def test_cli_input_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str],
                           expected: str) -> None:

@@ -42,7 +42,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="comma-separated bots, seat 1 first, repeated to fill the seats, e.g. mcts,greedy or "
                         "'cmd:python3 bot.py,easy' (default: uniformly random moves)")
     p.add_argument("--time-per-move", type=float, default=1.0, metavar="T",
-                   help="seconds per decision for cmd: bots, plus 1 s of grace (default: 1.0)")
+                   help="seconds per decision for cmd: bots, plus 1 s of grace (default: 1.0; at most 600)")
     p.add_argument("--record", metavar="FILE", help="write the game's record (ttr-record/1) to FILE")
     p.add_argument("--log", action="store_true", help="print every action as it is played")
     p.set_defaults(run=run_play)

@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--ray", metavar="ADDRESS", default=None,
                    help="run on Ray: local (a Ray instance on this machine), auto, or HOST:PORT (needs ttr[ray])")
     p.add_argument("--time-per-move", type=float, default=1.0, metavar="T",
-                   help="seconds per decision for cmd: bots (default: 1.0)")
+                   help="seconds per decision for cmd: bots, plus 1 s of grace (default: 1.0; at most 600)")
     p.set_defaults(run=run_simulate)
 
     r = sub.add_parser("report", help="an HTML page of plots from one or two simulation folders")

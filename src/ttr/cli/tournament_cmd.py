@@ -17,6 +17,8 @@ from ttr.errors import MapError, TTRError
 from ttr.sim.run_folder import SettingsMismatchError
 from ttr.sim.tournament import TournamentConfig, TournamentInterrupted, run_tournament
 
+MAX_TIME_PER_MOVE = 600.0  # seconds a `cmd:` bot may think (as `mcts:Ts` at most)
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the tournament sub-command."""
@@ -35,7 +37,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="write every game's record (ttr-record/1) to DIR; the same command again continues an "
                         "interrupted tournament there (or more --games)")
     p.add_argument("--time-per-move", type=float, default=1.0, metavar="T",
-                   help="seconds per decision for cmd: bots, plus 1 s of grace (default: 1.0)")
+                   help="seconds per decision for cmd: bots, plus 1 s of grace (default: 1.0; at most 600)")
     p.set_defaults(run=run_tournament_cmd)
 
 
@@ -44,8 +46,8 @@ def bot_names(args: argparse.Namespace) -> tuple[str, ...]:
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     if not bots:
         raise TTRError("--bots: name at least one bot")
-    if args.time_per_move <= 0:
-        raise TTRError("--time-per-move must be positive")
+    if not 0 < args.time_per_move <= MAX_TIME_PER_MOVE:  # also refuses nan; inf would wait for ever on a silent bot
+        raise TTRError(f"--time-per-move must be positive, at most {MAX_TIME_PER_MOVE:g} seconds")
     return bots
 
 

@@ -108,13 +108,12 @@ class Game:
         `seed` fixes every shuffle; `decks` ("train", "tickets", "long_tickets": names, top first)
         fixes the starting orders instead; `reshuffles` fixes the order of each reshuffled deck.
         """
+        count = players if isinstance(players, int) else len(players)
+        rules = game_map.rules
+        if not rules.players_min <= count <= rules.players_max:
+            raise RecordError(f"{game_map.name} is for {rules.players_min}-{rules.players_max} players, got {count}")
         if isinstance(players, int):
             players = [f"Player {i + 1}" for i in range(players)]
-        rules = game_map.rules
-        if not rules.players_min <= len(players) <= rules.players_max:
-            raise RecordError(
-                f"{game_map.name} is for {rules.players_min}-{rules.players_max} players, got {len(players)}"
-            )
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise RecordError(f"seed must be an integer, got {seed!r}")
         g = cls()
