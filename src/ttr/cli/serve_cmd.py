@@ -25,6 +25,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="seconds a bot waits before moving, so people can follow (default 0.6; a game may set its own)")
     p.add_argument("--leave-grace", metavar="S", type=float, default=30.0,
                    help="seconds after the last person leaves before bots finish a 'finish' game (default 30)")
+    p.add_argument("--bot-program", metavar="COMMAND", action="append", default=[],
+                   help="offer a program speaking ttr-bot/1 as a bot for seats (repeatable; e.g. "
+                        "'python3 mybot.py'); web pages can seat only the programs listed here")
+    p.add_argument("--bot-program-time", metavar="T", type=float, default=1.0,
+                   help="seconds per decision for those programs, plus 1 s of grace (default 1.0; at most 600)")
     p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                    help="server log level (default warning)")
     p.set_defaults(run=run)
@@ -39,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ttr.server import ServerConfig, default_db_url
     from ttr.server.app import create_app
+    from ttr.server.programs import check_command, program_name
 
     if args.bot_workers < 1:
         print("ttr serve: error: --bot-workers must be at least 1", file=sys.stderr)
@@ -46,6 +52,14 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         print("ttr serve: error: --port must be from 0 to 65535 (0 picks a free one)", file=sys.stderr)
         return 2
+    if not 0 < args.bot_program_time <= 600:
+        print("ttr serve: error: --bot-program-time must be positive, at most 600 seconds", file=sys.stderr)
+        return 2
+    for command in args.bot_program:
+        why = check_command(command)
+        if why is not None:
+            print(f"ttr serve: error: --bot-program: {why}", file=sys.stderr)
+            return 2
     if not 0 <= args.bot_delay <= 10:
         print("ttr serve: error: --bot-delay must be from 0 to 10 seconds", file=sys.stderr)
         return 2
@@ -55,8 +69,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"ttr serve: error: cannot create the data directory ({exc}); give a database with --db URL",
               file=sys.stderr)
         return 1
+    programs = tuple(dict.fromkeys(program_name(command) for command in args.bot_program))
     config = ServerConfig(db=db, bot_workers=args.bot_workers, bot_pool=args.bot_pool, bot_delay=args.bot_delay,
-                          leave_grace=max(0.0, args.leave_grace))
+                          leave_grace=max(0.0, args.leave_grace), programs=programs,
+                          program_time=args.bot_program_time)
     try:
         sock = socket.create_server((args.host, args.port))
     except OSError as exc:
@@ -70,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    print(f"ttr serve: open http://{shown}:{port}/  (database: {_safe(db)}; Ctrl-C stops)", flush=True)
+    offered = f"; programs: {', '.join(programs)}" if programs else ""
+    print(f"ttr serve: open http://{shown}:{port}/  (database: {_safe(db)}{offered}; Ctrl-C stops)", flush=True)
     # no per-message deflate: on loopback and a LAN it costs more CPU than it saves
     server = uvicorn.Server(uvicorn.Config(app, log_level=args.log_level, ws="websockets-sansio", ws_max_size=64 * 1024,
                                            ws_per_message_deflate=False, access_log=args.log_level in ("info", "debug"),

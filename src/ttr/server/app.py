@@ -115,7 +115,9 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     async def get_bots() -> list[dict[str, Any]]:
         from ttr.bots import BOTS
 
-        return [{"level": lv, "bot": getattr(BOTS[lv], "name", lv), "description": LEVEL_TEXT[lv]} for lv in LEVELS]
+        levels = [{"level": lv, "bot": getattr(BOTS[lv], "name", lv), "description": LEVEL_TEXT[lv]} for lv in LEVELS]
+        return levels + [{"level": name, "bot": name, "description": f"a program the server runs ({name[4:]}), "
+                          "speaking ttr-bot/1"} for name in config.programs]
 
     # ------------------------------------------------------------------ games
 

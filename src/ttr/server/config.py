@@ -37,3 +37,5 @@ class ServerConfig:
     standin_level: str = "medium"  # the bot that plays for people who left a "finish" game
     static_dir: str | None = None  # None: the package's src/ttr/web/static
     bot_action_limit: int = MAX_ACTIONS  # bots stop moving in a game with this many actions (a loop guard)
+    programs: tuple[str, ...] = ()  # `cmd:COMMAND` bots a game may seat (`ttr serve --bot-program`; docs/server.md)
+    program_time: float = 1.0  # seconds per decision for those programs (plus a second of grace)

@@ -28,6 +28,7 @@ from ttr.maps import BUILTIN_MAPS, load_map
 from ttr.server.bot_pool import BotPool
 from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
+from ttr.server.programs import PREFIX, ProgramSeats
 from ttr.server.protocol import ProtocolError
 from ttr.server.room import Room
 from ttr.server.stats import ActionTimes
@@ -67,6 +68,8 @@ class GameManager:
         self._timers: set[asyncio.TimerHandle] = set()
         self._resumer: asyncio.Task[None] | None = None
         self.stopping = False
+        self.programs = ProgramSeats(config.program_time)  # seats played by programs (`cmd:` bots)
+        self._endings: set[asyncio.Task[None]] = set()  # programs being sent the end of their game
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store call: inline for a local store, else in a worker thread."""
@@ -122,6 +125,10 @@ class GameManager:
         for room in self.rooms.values():
             for conn in room.conns:
                 conn.close()
+        for ending in list(self._endings):
+            with contextlib.suppress(BaseException):
+                await ending
+        await self.programs.close()
         self._db.shutdown(wait=True)
         self.store.close()
 
@@ -219,8 +226,11 @@ class GameManager:
                 name = name or f"Player {i + 1}"
             elif kind == "bot":
                 level = raw.get("level", "medium")
-                if not isinstance(level, str) or level not in BOTS:
-                    raise bad(f"seat {i}: unknown bot level {str(level)[:40]!r} (levels: {', '.join(LEVELS)})",
+                if not isinstance(level, str) or not (level in BOTS or level in self.config.programs):
+                    offered = ", ".join([*LEVELS, *self.config.programs])
+                    cmd = (" (a program is offered only when the server was started with --bot-program)"
+                           if isinstance(level, str) and level.startswith(PREFIX) else "")
+                    raise bad(f"seat {i}: unknown bot level {str(level)[:40]!r} (levels: {offered}){cmd}",
                               "unknown_level")
                 name = name or f"Bot {i + 1} ({level})"
             else:
@@ -378,7 +388,14 @@ class GameManager:
             self._broadcast(room)
             if game.is_over:
                 self._trim()
+                self._end_programs(room)
         self._schedule(room)
+
+    def _end_programs(self, room: Room) -> None:
+        """Send the end of the game to its programs, off the lock (each may take a second to close)."""
+        ending = asyncio.get_running_loop().create_task(self.programs.end(room.info.id, room.game))
+        self._endings.add(ending)
+        ending.add_done_callback(self._endings.discard)
 
     def _broadcast(self, room: Room) -> None:
         for c in room.conns:
@@ -427,6 +444,8 @@ class GameManager:
             return None
         seat = room.info.seats[game.current]
         if seat.type == "bot":
+            if seat.level is not None and seat.level.startswith(PREFIX) and seat.level not in self.config.programs:
+                return self.config.standin_level  # a program this server no longer offers: never run it
             return seat.level
         left_at = room.seat_left_at.get(game.current)
         if (room.info.when_people_leave == "finish" and left_at is not None
@@ -459,7 +478,11 @@ class GameManager:
             ids, actions, _ = room.legal()
             seed = (room.info.seed * 1_000_003 + version) % 2**63
             try:
-                index = await self.pool.choose(level, room.info.map, seat, seed, view, list(actions))
+                if level.startswith(PREFIX):
+                    index = await self.programs.choose(room.info.id, game, seat, level, list(actions),
+                                                       (room.info.seed * 1_000_003 + seat) % 2**63)
+                else:
+                    index = await self.pool.choose(level, room.info.map, seat, seed, view, list(actions))
             except Exception:
                 log.exception("bot %s failed in game %s at version %d; it plays its first legal action",
                               level, room.info.id, version)

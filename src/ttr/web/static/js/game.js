@@ -4,7 +4,7 @@ import { Board } from "./board.js";
 import { cardChip } from "./cards.js";
 import { colorLetters, playerStyle } from "./colors.js";
 import { h, clear, announce } from "./dom.js";
-import { t, tOr, city, pairName, translateDom } from "./i18n.js";
+import { t, city, levelLabel, pairName, translateDom } from "./i18n.js";
 import { ticketPath } from "./graph.js";
 import { actionText, cardsText, logText, reasonText } from "./words.js";
 import { renderFinal, expressPaths } from "./final.js";
@@ -489,7 +489,7 @@ class GameView {
       body.append(h("tr", { class: isTurn ? "current" : "", dataset: { seat: i } },
         h("th", { scope: "row" }, marker, " ", p.name,
           i === this.seat ? h("span", { class: "tag" }, t("game.you")) : null,
-          seatInfo.type === "bot" ? h("span", { class: "tag" }, tOr(`level.${seatInfo.level}`, seatInfo.level)) : null,
+          seatInfo.type === "bot" ? h("span", { class: "tag" }, levelLabel(seatInfo.level)) : null,
           seatInfo.type === "human" && !seatInfo.connected && i !== this.seat ? h("span", { class: "tag off" }, t("game.away")) : null,
           isTurn ? h("span", { class: "visually-hidden" }, t("game.their_turn")) : null),
         h("td", { class: "score" }, p.score), h("td", {}, p.trains), stationsOn ? h("td", {}, p.stations) : null,

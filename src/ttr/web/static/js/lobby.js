@@ -2,7 +2,7 @@
 import { api, ApiError, loadSeats, saveSeat, forgetSeat, inviteLink } from "./api.js";
 import { h, clear, announce } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
-import { t, tOr, translateDom } from "./i18n.js";
+import { levelLabel, t, tOr, translateDom } from "./i18n.js";
 
 const SEED_MAX = 2n ** 63n - 1n; // the server takes seeds 0 to 2**63 - 1 (docs/web-protocol.md)
 
@@ -90,6 +90,7 @@ class Lobby {
     form.append(list);
     // what each bot level does, to choose by (levels without a text are left out)
     const about = this.levels.map((lv) => tOr(`level_about.${lv}`, null)).filter((text) => text !== null);
+    if (this.levels.some((lv) => lv.startsWith("cmd:"))) about.push(t("level_about.program"));
     if (about.length) form.append(h("ul", { class: "note level-notes", id: "level-notes" }, about.map((text) => h("li", {}, text))));
     form.append(
       h("div", { class: "row" },
@@ -125,7 +126,7 @@ class Lobby {
         "aria-label": t("lobby.name_of", { n: i + 1 }), oninput: (ev) => { seat.name = ev.target.value; } }));
     } else {
       li.append(h("select", { id: `seat-${i}-level`, "aria-label": t("lobby.level_of", { n: i + 1 }), onchange: (ev) => { seat.level = ev.target.value; } },
-        this.levels.map((lv) => h("option", { value: lv, selected: lv === seat.level }, tOr(`level.${lv}`, lv)))));
+        this.levels.map((lv) => h("option", { value: lv, selected: lv === seat.level }, levelLabel(lv)))));
     }
     li.append(h("button", { type: "button", class: "icon", id: `seat-${i}-remove`, disabled: this.seats.length <= info.players_min,
       "aria-label": t("lobby.remove_seat", { n: i + 1 }), onclick: () => { this.seats.splice(i, 1); this.render(); } }, "✕"));
@@ -135,7 +136,7 @@ class Lobby {
   async create() {
     const seatsBody = this.seats.map((s, i) => s.type === "human"
       ? { type: "human", name: (s.name || "").trim() || (i === 0 ? t("lobby.you") : t("lobby.player", { n: i + 1 })) }
-      : { type: "bot", level: s.level, name: t("lobby.bot_name", { level: tOr(`level.${s.level}`, s.level), n: i + 1 }) });
+      : { type: "bot", level: s.level, name: t("lobby.bot_name", { level: levelLabel(s.level), n: i + 1 }) });
     const body = { map: this.mapName, seats: seatsBody,
       when_people_leave: document.getElementById("leave-wait").checked ? "wait" : "finish" };
     const seedText = document.getElementById("seed-input").value.trim();

@@ -1,0 +1,82 @@
+"""Seats played by programs over `ttr-bot/1` (docs/bot-protocol.md): `cmd:COMMAND` bot names.
+
+A web page may seat a program only if the server's operator listed its command (`ttr serve --bot-program
+COMMAND`, `ServerConfig.programs`): nobody can make the server run anything else. Unlike the built-in bots,
+which are built afresh for every move in the bot pool, a program is one process per game and seat, started
+at its first decision (`ttr.bots.cmd_bot.CmdBot`: the hello, then a decide per move) and sent the end
+message with the final breakdown when the game ends. Its answers are awaited in a thread, so the server
+goes on serving meanwhile. A program that fails 3 times is replaced by `random` for the rest of the game,
+as in tournaments. A server restarted mid-game starts the program again at its next decision.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shlex
+import shutil
+from pathlib import Path
+
+from ttr.bots.cmd_bot import CmdBot
+from ttr.engine import Action, Game, final_score, seat_view
+
+PREFIX = "cmd:"
+
+log = logging.getLogger("ttr.server")
+
+
+def program_name(command: str) -> str:
+    """The bot name of a program: `cmd:COMMAND`."""
+    return PREFIX + command
+
+
+def check_command(command: str) -> str | None:
+    """Why `command` cannot be run (None: it can): unreadable quoting, empty, or no such program."""
+    try:
+        args = shlex.split(command)
+    except ValueError as exc:
+        return f"cannot read the command {command!r}: {exc}"
+    if not args:
+        return "the command is empty"
+    if shutil.which(args[0]) is None and not Path(args[0]).is_file():
+        return f"no program {args[0]!r} (not a file, nor on the PATH)"
+    return None
+
+
+class ProgramSeats:
+    """The running programs of the server's games, by game and seat."""
+
+    def __init__(self, time_per_move: float) -> None:
+        self.time_per_move = time_per_move
+        self.bots: dict[tuple[str, int], CmdBot] = {}
+
+    async def choose(self, game_id: str, game: Game, seat: int, name: str, legal: list[Action], seed: int) -> int:
+        """The index in `legal` of the program's move (its first legal action if the answer is unusable)."""
+        key = (game_id, seat)
+        bot = self.bots.get(key)
+        if bot is None:
+            bot = self.bots[key] = CmdBot(name.removeprefix(PREFIX), game.map, seat, seed,
+                                          time_per_move=self.time_per_move)
+        view = seat_view(game, seat)
+        before = len(bot.failures)
+        action = await asyncio.to_thread(bot.choose, view, legal)
+        for failure in bot.failures[before:]:
+            log.warning("game %s, seat %d (%s): %s", game_id, seat, name, failure)
+        try:
+            return legal.index(action)
+        except ValueError:
+            return 0
+
+    async def end(self, game_id: str, game: Game) -> None:
+        """Send the game's programs the end message (final breakdown) and close them."""
+        ended = [self.bots.pop(key) for key in [k for k in self.bots if k[0] == game_id]]
+        if not ended:
+            return
+        final = final_score(game).to_json()
+        await asyncio.gather(*(asyncio.to_thread(bot.end, final) for bot in ended))
+
+    async def close(self) -> None:
+        """Close every program (the server is stopping; an unfinished game starts them again later)."""
+        bots, self.bots = list(self.bots.values()), {}
+        await asyncio.gather(*(asyncio.to_thread(bot.close) for bot in bots))
+
