@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import time
 from pathlib import Path
 
 from rich.console import Console
 
 from ttr.cli.console import games_progress
+from ttr.cli.long_runs import folder_errors, sigterm_as_ctrl_c
 from ttr.cli.tournament_cmd import bots_to_play, check_config
 from ttr.errors import TTRError
 from ttr.maps import BUILTIN_MAPS
@@ -106,7 +106,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 def _simulate(args: argparse.Namespace, config: TournamentConfig, out: Path, fmt: str, runner: Runner) -> int:
     """Run the simulation with the progress bar; the summary line or the interruption message."""
-    from ttr.sim.simulate import SettingsMismatchError, simulate, table_path
+    from ttr.sim.simulate import simulate, table_path
 
     err = Console(stderr=True)
     start = time.perf_counter()
@@ -120,24 +120,15 @@ def _simulate(args: argparse.Namespace, config: TournamentConfig, out: Path, fmt
             done_box[:] = [done, done_box[1] + 1]
             bar.update(task, completed=done)
 
-        def stop(signum: int, frame: object) -> None:
-            raise KeyboardInterrupt  # SIGTERM stops the run as Ctrl-C does: finished games kept
-
-        previous = signal.signal(signal.SIGTERM, stop)
-        try:
-            games = simulate(config, out, fmt, with_records=args.records, runner=runner, progress=progress)
-        except KeyboardInterrupt:
-            bar.stop()
-            err.print(f"interrupted: {done_box[0]} of {config.games} games kept in {out} "
-                      f"({table_path(out, fmt).name}); run the same command again to continue", highlight=False,
-                      soft_wrap=True)
-            return 130
-        except SettingsMismatchError as exc:
-            raise TTRError(str(exc)) from None
-        except OSError as exc:  # the output folder cannot be made or written
-            raise TTRError(f"--out: cannot write {exc.filename or out}: {exc.strerror or exc}") from None
-        finally:
-            signal.signal(signal.SIGTERM, previous)
+        with sigterm_as_ctrl_c(), folder_errors("--out", out):
+            try:
+                games = simulate(config, out, fmt, with_records=args.records, runner=runner, progress=progress)
+            except KeyboardInterrupt:
+                bar.stop()
+                err.print(f"interrupted: {done_box[0]} of {config.games} games kept in {out} "
+                          f"({table_path(out, fmt).name}); run the same command again to continue",
+                          highlight=False, soft_wrap=True)
+                return 130
     elapsed = time.perf_counter() - start
     played = max(0, done_box[1] - 1)
     rate = f", {played / elapsed * 3600:.0f} games/hour" if played and elapsed > 0 else ""

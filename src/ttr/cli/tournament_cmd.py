@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import time
 from typing import Any
 
@@ -13,8 +12,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ttr.cli.console import games_progress, stdout_console
+from ttr.cli.long_runs import folder_errors, sigterm_as_ctrl_c
 from ttr.errors import MapError, TTRError
-from ttr.sim.run_folder import SettingsMismatchError
 from ttr.sim.tournament import TournamentConfig, TournamentInterrupted, run_tournament
 
 MAX_TIME_PER_MOVE = 600.0  # seconds a `cmd:` bot may think (as `mcts:Ts` at most)
@@ -84,18 +83,12 @@ def run_tournament_cmd(args: argparse.Namespace) -> int:
             counts[0] = done
             bar.update(task, completed=done)
 
-        previous = signal.signal(signal.SIGTERM, _stop)
-        try:
-            summary = run_tournament(config, progress)
-        except TournamentInterrupted as exc:
-            bar.stop()
-            summary, interrupted = exc.summary, True
-        except SettingsMismatchError as exc:
-            raise TTRError(str(exc)) from None
-        except OSError as exc:  # the records folder cannot be made or written
-            raise TTRError(f"--records: cannot write {exc.filename or args.records}: {exc.strerror or exc}") from None
-        finally:
-            signal.signal(signal.SIGTERM, previous)
+        with sigterm_as_ctrl_c(), folder_errors("--records", args.records):
+            try:
+                summary = run_tournament(config, progress)
+            except TournamentInterrupted as exc:
+                bar.stop()
+                summary, interrupted = exc.summary, True
     elapsed = time.perf_counter() - start
     resumed = max(0, counts[1])
     if interrupted:
@@ -109,10 +102,6 @@ def run_tournament_cmd(args: argparse.Namespace) -> int:
     elif summary["games"]:
         _print(stdout_console(), summary, elapsed, summary["games"] - resumed, config.games)
     return 130 if interrupted else 0
-
-
-def _stop(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt  # SIGTERM stops the tournament as Ctrl-C does: the finished games are kept
 
 
 def check_config(config: TournamentConfig) -> None:
