@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -152,3 +153,37 @@ def interrupt_after(args: list[str], env: dict[str, str], log: Path, lines: int 
             os.kill(proc.pid, sig)
     out, err = proc.communicate(timeout=60)
     return proc.returncode, out, err
+
+
+# A program that logs each message it gets (type, and its process id) to the file named by argv[1], and
+# answers every decision with the first legal action.
+LOGGING_BOT = r'''
+import json, os, sys
+log = open(sys.argv[1], "a", encoding="utf-8")
+for line in sys.stdin:
+    message = json.loads(line)
+    entry = {"type": message["type"], "pid": os.getpid()}
+    if message["type"] == "hello":
+        entry.update(seat=message["seat"], map=message["map"], time_per_move=message["time_per_move"])
+        print(json.dumps({"type": "ready", "name": "logger"}), flush=True)
+    elif message["type"] == "decide":
+        view = message["view"]
+        entry["own_hand"] = "hand" in view["players"][view["seat"]]
+        entry["others_hidden"] = all("hand" not in p and "tickets" not in p
+                                     for i, p in enumerate(view["players"]) if i != view["seat"])
+        print(json.dumps({"index": 0}), flush=True)
+    elif message["type"] == "end":
+        entry["winners"] = message["final"]["winners"]
+    log.write(json.dumps(entry) + "\n")
+    log.flush()
+    if message["type"] == "end":
+        break
+'''
+
+
+def logging_program(folder: Path) -> tuple[str, Path]:
+    """A `ttr-bot/1` program that logs every message it gets (`LOGGING_BOT`): its command, and its log file."""
+    script = folder / "logging_bot.py"
+    script.write_text(LOGGING_BOT, encoding="utf-8")
+    log = folder / "messages.jsonl"
+    return f"{shlex.quote(sys.executable)} {shlex.quote(str(script))} {shlex.quote(str(log))}", log

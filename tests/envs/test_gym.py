@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+
 import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from helpers import logging_program
 from ttr.envs import GYM_ID, gym_env
 from ttr.errors import IllegalActionError
 
@@ -74,3 +79,23 @@ def test_bad_arguments_are_refused() -> None:
         gym_env("europe", 2, seat=2)
     with pytest.raises(ValueError, match="illegal_action"):
         gym_env("europe", 2, illegal_action="ignore")
+
+
+def test_a_program_opponent_gets_each_episodes_end_and_is_never_left_running(tmp_path: Path) -> None:
+    """A `cmd:` opponent is one process per episode: it gets the end of a finished episode, and is closed
+    when an unfinished one is reset or the environment closed (it was left running: one process per episode)."""
+    command, log = logging_program(tmp_path)
+    env = gym_env("new_york", 2, opponents=f"cmd:{command}", seat=1)  # the program moves first, at reset
+    play(env, seed=3)
+    play(env, seed=4)
+    env.reset(seed=5)  # the program keeps its tickets, then the episode is left unfinished
+    env.reset(seed=6)
+    env.close()
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    pids = list(dict.fromkeys(e["pid"] for e in entries))
+    assert len(pids) == 4  # one program per episode
+    ends = [e for e in entries if e["type"] == "end"]
+    assert [e["pid"] for e in ends] == pids[:2] and all(e["winners"] for e in ends)  # the two finished episodes
+    for pid in pids:  # and every process has exited
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)

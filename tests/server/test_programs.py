@@ -6,52 +6,23 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shlex
-import sys
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from helpers import logging_program
 from ttr.cli.main import main
 from ttr.server.store import MemoryStore
 
 from .kit import Client, LiveServer, server_config, wait_until
 
-# A program that logs each message it gets (type, and its process id) to the file named by argv[1], and
-# answers every decision with the first legal action.
-LOGGING_BOT = r'''
-import json, os, sys
-log = open(sys.argv[1], "a", encoding="utf-8")
-for line in sys.stdin:
-    message = json.loads(line)
-    entry = {"type": message["type"], "pid": os.getpid()}
-    if message["type"] == "hello":
-        entry.update(seat=message["seat"], map=message["map"], time_per_move=message["time_per_move"])
-        print(json.dumps({"type": "ready", "name": "logger"}), flush=True)
-    elif message["type"] == "decide":
-        view = message["view"]
-        entry["own_hand"] = "hand" in view["players"][view["seat"]]
-        entry["others_hidden"] = all("hand" not in p and "tickets" not in p
-                                     for i, p in enumerate(view["players"]) if i != view["seat"])
-        print(json.dumps({"index": 0}), flush=True)
-    elif message["type"] == "end":
-        entry["winners"] = message["final"]["winners"]
-    log.write(json.dumps(entry) + "\n")
-    log.flush()
-    if message["type"] == "end":
-        break
-'''
-
 
 @pytest.fixture
 def program(tmp_path: Path) -> tuple[str, Path]:
     """The logging program's command, and its log file."""
-    script = tmp_path / "logging_bot.py"
-    script.write_text(LOGGING_BOT, encoding="utf-8")
-    log = tmp_path / "messages.jsonl"
-    return f"{shlex.quote(sys.executable)} {shlex.quote(str(script))} {shlex.quote(str(log))}", log
+    return logging_program(tmp_path)
 
 
 def _game(level: str) -> dict[str, Any]:

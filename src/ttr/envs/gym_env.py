@@ -12,6 +12,7 @@ from gymnasium import spaces
 
 from ttr.bots import Bot, make_bot
 from ttr.bots.base import legal_actions
+from ttr.bots.cmd_bot import end_bots
 from ttr.engine import seat_view
 from ttr.envs.aec import SeedStream, check_render_mode, observation_space
 from ttr.envs.core import EnvCore, check_reward_mode, resolve_map
@@ -82,7 +83,7 @@ class TicketToRideGym(gym.Env[dict[str, Any], Any]):
         game_seed = self._seeds.next(seed)
         self.core.reset(game_seed)
         others = [p for p in range(self.core.n) if p != self.seat]
-        self._bots = {}
+        self._end_bots()  # an episode left unfinished: its programs are closed, not leaked
         for i, (p, spec) in enumerate(zip(others, self.opponent_names, strict=True)):
             bot_seed = (game_seed + 7919 * (i + 1)) % (1 << 63)
             self._bots[p] = _FastRandom(bot_seed) if spec == "random" else make_bot(spec, self.core.map, p, bot_seed)
@@ -101,6 +102,7 @@ class TicketToRideGym(gym.Env[dict[str, Any], Any]):
             if self.illegal_action == "raise":
                 self.core.step(aid)  # raises IllegalActionError with the reason
             self.done = True
+            self._end_bots()
             info = self._info()
             info["illegal_action"] = why
             return self._obs(), self.illegal_reward, True, False, info
@@ -113,6 +115,8 @@ class TicketToRideGym(gym.Env[dict[str, Any], Any]):
         if terminated:
             reward = self.core.final_rewards(self.reward_mode)[self.seat]
         self.done = terminated or truncated
+        if self.done:
+            self._end_bots()
         if self.render_mode == "human":
             self.render()
         return self._obs(), reward, terminated, truncated, self._info()
@@ -122,7 +126,8 @@ class TicketToRideGym(gym.Env[dict[str, Any], Any]):
         return render_frame(self.render_mode, self.core.game, self._picture)
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Close the opponents' programs (`cmd:` bots) of an episode still running."""
+        self._end_bots()
 
     # ------------------------------------------------------------------ helpers
 
@@ -140,6 +145,13 @@ class TicketToRideGym(gym.Env[dict[str, Any], Any]):
 
     def _info(self) -> dict[str, Any]:
         return {"seat": self.seat, "steps": self.steps}
+
+    def _end_bots(self) -> None:
+        """The episode is over (or abandoned): programs get the end of the game, or are closed (`end_bots`)."""
+        if not self._bots:
+            return
+        bots, self._bots = list(self._bots.values()), {}
+        end_bots(bots, self.core.game if self.core.is_over else None)
 
     def _play_bots(self) -> None:
         """Let the bots move until the learning seat is to move or the game is over."""
