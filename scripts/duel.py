@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ttr.bots import make_bot, play_game
+from ttr.bots.cmd_bot import end_bots
 from ttr.engine import final_score
 from ttr.maps import load_map
 
@@ -26,7 +27,11 @@ def one_game(args: tuple[str, str, str, int, int]) -> dict[str, Any]:
     a_seat = seed % 2 if players == 2 else seed % players
     specs = [a if s == a_seat else b for s in range(players)]
     bots = [make_bot(spec, game_map, s, seed) for s, spec in enumerate(specs)]
-    game = play_game(game_map, bots, seed)
+    game = None
+    try:
+        game = play_game(game_map, bots, seed)
+    finally:
+        end_bots(bots, game)  # a `cmd:` bot's program is told the result and closed
     final = final_score(game).to_json()
     winners = final["winners"]
     a_name = game.players[a_seat]

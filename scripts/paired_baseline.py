@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from ttr.bots import make_bot, play_game
+from ttr.bots.cmd_bot import end_bots
 from ttr.engine import final_score
 from ttr.records import load_json, read_record, replay
 
@@ -74,8 +75,12 @@ def main() -> int:
         specs = [args.baseline if s == me else name.rsplit(" ", 1)[0].split("#")[0]
                  for s, name in enumerate(game.players)]
         seed = int(data["seed"])
-        base = play_game(game.map, [make_bot(spec, game.map, s, seed) for s, spec in enumerate(specs)], seed,
-                         players=game.players)
+        bots = [make_bot(spec, game.map, s, seed) for s, spec in enumerate(specs)]
+        base = None
+        try:
+            base = play_game(game.map, bots, seed, players=game.players)
+        finally:
+            end_bots(bots, base)  # a `cmd:` bot's program is told the result and closed
         base_final = final_score(base)
         base_scores.append(base_final.players[me].total)
         base_share = 1 / len(base_final.winners) if base.players[me] in base_final.winners else 0.0
