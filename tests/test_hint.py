@@ -4,12 +4,15 @@ the same reason as data to translate (a key of `REASONS` and the values of its p
 from __future__ import annotations
 
 import json
+import os
 import random
 import string
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from helpers import logging_program
 from ttr.bots import make_bot
 from ttr.bots.hint import LIST_PARAMS, REASONS, explain_reason, hint, hint_bot, hint_explained, reason_text
 from ttr.engine import Game, seat_view
@@ -165,3 +168,17 @@ def test_a_claim_off_the_plan_that_another_seat_likely_needs_is_called_a_block()
         game.apply(bots[game.current].choose(view, legal))
     assert keys.get("hint.claim_block") and keys.get("hint.claim_long"), keys
     assert "Essen-Kobenhavn/1" in keys["hint.claim_block"]  # 2.6 trains more for the other seat (seed 5)
+
+
+def test_a_program_asked_for_a_hint_is_closed_after_its_answer(tmp_path: Path) -> None:
+    """`hint(..., bot="cmd:...")` asks the program once (hello, one decide) and closes it: no process left."""
+    command, log = logging_program(tmp_path)
+    game = Game.new(load_map("new_york"), 2, seed=3)
+    view = seat_view(game, game.current)
+    legal = game.legal_actions()
+    action, reason = hint(view, legal, bot=f"cmd:{command}")
+    assert action == legal[0] and reason  # the logging program answers the first legal action
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [e["type"] for e in entries] == ["hello", "decide"]
+    with pytest.raises(ProcessLookupError):
+        os.kill(entries[0]["pid"], 0)

@@ -94,7 +94,12 @@ def hint_explained(view: dict[str, Any], legal: list[Action], game_map: GameMap 
     game_map = game_map or _map_of(view)
     seat = int(view["seat"])
     player = hint_bot(game_map, seat, seed) if bot is None else make_bot(bot, game_map, seat, seed)
-    action = player.choose(view, legal)
+    try:
+        action = player.choose(view, legal)
+    finally:
+        close = getattr(player, "close", None)  # a `cmd:` bot's program: one question, then it is closed
+        if callable(close):
+            close()
     reason = explain_reason(game_map, view, action)
     return action, reason_text(reason), reason
 
