@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from ttr.bots import make_bot, play_game
-from ttr.bots.cmd_bot import CmdBot, end_bots
+from ttr.bots.cmd_bot import MAX_LINE, CmdBot, end_bots
 from ttr.bots.random_bot import RandomBot
 from ttr.engine import Action, Game, final_score, seat_view
 from ttr.maps import load_map
@@ -24,7 +24,8 @@ PYTHON = shlex.quote(sys.executable)
 
 # A fake bot: answers `ready`, then per decision the next answer of its script (argv[1], comma separated):
 # good (index 0), garbage, illegal, silent (no answer), late (the last index, after 0.5 s), action (the last legal
-# action in record form, tickets in reverse order), exit (ends the process); after the script, good.
+# action in record form, tickets in reverse order), overlong (a line of 200,000 bytes), exit (ends the process);
+# after the script, good.
 FAKE = r'''
 import json, sys, time
 script = sys.argv[1].split(",") if len(sys.argv) > 1 else []
@@ -53,6 +54,8 @@ for line in sys.stdin:
         if "tickets" in action:
             action["tickets"] = list(reversed(action["tickets"]))
         print(json.dumps(action), flush=True)
+    elif mode == "overlong":
+        print("x" * 200000, flush=True)
     elif mode == "exit":
         sys.exit(0)
     else:
@@ -126,6 +129,22 @@ def test_garbage_illegal_and_silence_then_random_takes_over(fake: str, tmp_path:
         else:
             action = legal[0]
         game.apply(action)
+    end_bots([bot], game)
+
+
+def test_an_overlong_line_is_one_malformed_answer(fake: str, tmp_path: Path) -> None:
+    """A line past `MAX_LINE` bytes is not kept whole: it counts as one malformed answer, and the program's
+    next answer is read as usual."""
+    game_map = load_map("new_york")
+    bot = CmdBot(f"{fake} overlong,good", game_map, 0, 5, time_per_move=2.0, log_dir=tmp_path)
+    game = Game.new(game_map, 2, seed=5)
+    for _ in range(2):
+        while game.current != 0:
+            game.apply(game.legal_actions()[0])
+        legal = game.legal_actions()
+        game.apply(bot.choose(seat_view(game, 0), legal))
+    assert bot.failures == [f"not JSON: <a line longer than {MAX_LINE} bytes>"]
+    assert not bot.replaced
     end_bots([bot], game)
 
 

@@ -3,8 +3,9 @@
 The program is started on its first decision (once per game and seat), greeted with `hello` and
 expected to answer `ready`; then each decision is one `decide` line, answered by one line: an action of
 the legal list (record form) or `{"index": i}`. An answer that is malformed, not legal, or later than
-`time_per_move` plus a second of grace is logged and replaced by the first legal action; after 3 such
-failures the seat is played by `random` for the rest of the game (`report()` says so). What the program
+`time_per_move` plus a second of grace is logged and replaced by the first legal action (a line longer
+than `MAX_LINE` bytes counts as malformed); after 3 such failures the seat is played by `random` for the
+rest of the game (`report()` says so). What the program
 writes to standard error goes to a log file (`stderr_path`). `end(final)` sends the end message, closes
 the program's standard input, waits a second and ends the process.
 """
@@ -37,6 +38,8 @@ GRACE = 1.0  # seconds allowed on top of the time budget
 STARTUP_TIMEOUT = 10.0  # seconds to start and answer `ready`
 MAX_FAILURES = 3
 END_WAIT = 1.0  # seconds between closing the bot's stdin and ending its process
+MAX_LINE = 64 * 1024  # bytes an answer line may have (an action takes well under 1 KB)
+OVERLONG = f"<a line longer than {MAX_LINE} bytes>".encode()  # what stands for such a line
 
 log = logging.getLogger(__name__)
 _counter = itertools.count()
@@ -190,8 +193,16 @@ class CmdBot:
         return True
 
     def _read_lines(self, proc: subprocess.Popen[bytes]) -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
+        """The program's output, line by line, into `_lines` (None at its end). A line longer than
+        `MAX_LINE` bytes is not kept: it becomes the text `OVERLONG`, a malformed answer, and the rest of
+        it is skipped (a program writing without end cannot fill the server's memory)."""
+        out = proc.stdout
+        assert out is not None
+        while line := out.readline(MAX_LINE + 1):
+            if len(line) > MAX_LINE and not line.endswith(b"\n"):
+                while (rest := out.readline(MAX_LINE)) and not rest.endswith(b"\n"):
+                    pass
+                line = OVERLONG
             self._lines.put(line)
         self._lines.put(None)
 
