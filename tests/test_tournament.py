@@ -170,6 +170,10 @@ def test_a_cut_line_is_played_again_and_bad_folders_are_refused(tmp_path: Path,
     log.write_text("".join(lines[:2]) + lines[2][:20])  # the last line cut short, as by a power cut
     assert sorted(finished_games(records)) == sorted(json.loads(line)["game"] for line in lines[:2])
     assert run_tournament(config) == whole
+    tampered = json.loads(lines[0]) | {"entries": [7, 7]}  # a line that does not fit these settings
+    with log.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(tampered) + "\n")
+    assert run_tournament(config) == whole  # that game is played again
     assert len(finished_games(records)) == 3
     held = lock(records, "ttr tournament")
     try:

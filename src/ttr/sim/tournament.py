@@ -226,7 +226,11 @@ def _prepare(config: TournamentConfig, folder: Path) -> dict[int, GameResult]:
     if not check_settings(folder, SETTINGS, wanted, "tournament", "--records"):
         write_json(folder / SETTINGS, {"settings": wanted, "labels": config.labels()})
         (folder / RESULTS).unlink(missing_ok=True)  # a log without settings is no run of these settings
-    return finished_games(folder)
+    n = config.players
+    return {g: r for g, r in finished_games(folder).items()  # a line that does not fit is played again
+            if g >= 0 and r.entries == config.seating(g) and r.seed == config.seed + g
+            and all(len(column) == n for column in (r.scores, r.tickets_completed, r.tickets_failed))
+            and all(0 <= w < n for w in r.winners)}
 
 
 def run_tournament(config: TournamentConfig, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
