@@ -39,6 +39,8 @@ def test_a_listed_program_plays_a_whole_game_in_one_process(program: tuple[str, 
         created = httpx.post(f"{server.http}/api/games", json=_game(name))
         assert created.status_code == 201, created.text
         game_id = created.json()["id"]
+        seat = created.json()["seats"][0]
+        assert seat["level"] == name and seat["name"] == f"Bot 1 ({name})"[:40]  # names are at most 40 characters
         wait_until(lambda: httpx.get(f"{server.http}/api/games/{game_id}").json()["status"] == "finished")
         wait_until(lambda: log.exists() and '"end"' in log.read_text())
         final = httpx.get(f"{server.http}/api/games/{game_id}").json()

@@ -232,7 +232,7 @@ class GameManager:
                            if isinstance(level, str) and level.startswith(PREFIX) else "")
                     raise bad(f"seat {i}: unknown bot level {str(level)[:40]!r} (levels: {offered}){cmd}",
                               "unknown_level")
-                name = name or f"Bot {i + 1} ({level})"
+                name = name or f"Bot {i + 1} ({level})"[:MAX_NAME]
             else:
                 raise bad(f"seat {i}: 'type' must be 'human' or 'bot', got {str(kind)[:20]!r}")
             base, n = name, 2
