@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ttr.bots import make_bot, play_game
+from ttr.bots import cmd_bot, make_bot, play_game
 from ttr.bots.cmd_bot import MAX_LINE, CmdBot, end_bots
 from ttr.bots.random_bot import RandomBot
 from ttr.engine import Action, Game, final_score, seat_view
@@ -24,8 +24,8 @@ PYTHON = shlex.quote(sys.executable)
 
 # A fake bot: answers `ready`, then per decision the next answer of its script (argv[1], comma separated):
 # good (index 0), garbage, illegal, silent (no answer), late (the last index, after 0.5 s), action (the last legal
-# action in record form, tickets in reverse order), overlong (a line of 200,000 bytes), exit (ends the process);
-# after the script, good.
+# action in record form, tickets in reverse order), overlong (a line of 200,000 bytes), spam (100,000 bytes of
+# standard error, then good), exit (ends the process); after the script, good.
 FAKE = r'''
 import json, sys, time
 script = sys.argv[1].split(",") if len(sys.argv) > 1 else []
@@ -56,6 +56,10 @@ for line in sys.stdin:
         print(json.dumps(action), flush=True)
     elif mode == "overlong":
         print("x" * 200000, flush=True)
+    elif mode == "spam":  # 100,000 bytes of standard error, then a good answer
+        sys.stderr.write("e" * 100000)
+        sys.stderr.flush()
+        print(json.dumps({"index": 0}), flush=True)
     elif mode == "exit":
         sys.exit(0)
     else:
@@ -146,6 +150,26 @@ def test_an_overlong_line_is_one_malformed_answer(fake: str, tmp_path: Path) -> 
     assert bot.failures == [f"not JSON: <a line longer than {MAX_LINE} bytes>"]
     assert not bot.replaced
     end_bots([bot], game)
+
+
+def test_a_programs_standard_error_is_kept_up_to_a_limit(fake: str, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log keeps `MAX_LOG` bytes and says where it stops; the program is not held up by what is dropped."""
+    monkeypatch.setattr(cmd_bot, "MAX_LOG", 1000)
+    game_map = load_map("new_york")
+    bot = CmdBot(f"{fake} spam,spam", game_map, 0, 5, time_per_move=5.0, log_dir=tmp_path)
+    game = Game.new(game_map, 2, seed=5)
+    for _ in range(2):
+        while game.current != 0:
+            game.apply(game.legal_actions()[0])
+        legal = game.legal_actions()
+        assert bot.choose(seat_view(game, 0), legal) == legal[0]
+        game.apply(legal[0])
+    bot.close()
+    assert bot.failures == [] and bot.stderr_path is not None
+    text = bot.stderr_path.read_text()
+    assert text.startswith("e" * 1000) and text.endswith("[ttr: the log stops here, at 1000 bytes]\n")
+    assert len(text) < 1100
 
 
 def test_answers_as_actions_and_late_answers(fake: str, tmp_path: Path) -> None:

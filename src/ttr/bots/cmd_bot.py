@@ -5,9 +5,9 @@ expected to answer `ready`; then each decision is one `decide` line, answered by
 the legal list (record form) or `{"index": i}`. An answer that is malformed, not legal, or later than
 `time_per_move` plus a second of grace is logged and replaced by the first legal action (a line longer
 than `MAX_LINE` bytes counts as malformed); after 3 such failures the seat is played by `random` for the
-rest of the game (`report()` says so). What the program
-writes to standard error goes to a log file (`stderr_path`). `end(final)` sends the end message, closes
-the program's standard input, waits a second and ends the process.
+rest of the game (`report()` says so). What the program writes to standard error goes to a log file
+(`stderr_path`, at most `MAX_LOG` bytes). `end(final)` sends the end message, closes the program's
+standard input, waits a second and ends the process.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ MAX_FAILURES = 3
 END_WAIT = 1.0  # seconds between closing the bot's stdin and ending its process
 MAX_LINE = 64 * 1024  # bytes an answer line may have (an action takes well under 1 KB)
 OVERLONG = f"<a line longer than {MAX_LINE} bytes>".encode()  # what stands for such a line
+MAX_LOG = 10 * 1024 * 1024  # bytes of a program's standard error kept in its log (the rest is read and dropped)
 
 log = logging.getLogger(__name__)
 _counter = itertools.count()
@@ -82,7 +83,8 @@ class CmdBot:
         self._proc: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._reader: threading.Thread | None = None
-        self._stderr: IO[bytes] | None = None
+        self._stderr: IO[bytes] | None = None  # the log file of the program's standard error
+        self._logger: threading.Thread | None = None  # copies that standard error into the log (`_keep_log`)
         self._started = False
         self._exited = False
 
@@ -133,9 +135,10 @@ class CmdBot:
             self._reader.join(timeout=1.0)
         if proc.stdout is not None:
             proc.stdout.close()
-        if self._stderr is not None:
-            self._stderr.close()
-            self._stderr = None
+        if self._logger is not None:
+            self._logger.join(timeout=1.0)  # it closes the log file at the end of the program's output
+            self._logger = None
+        self._stderr = None
 
     def report(self) -> dict[str, Any]:
         """What happened to this seat's program: its name, failures, whether `random` took over, the log."""
@@ -163,12 +166,15 @@ class CmdBot:
         self.stderr_path = self.log_dir / f"seat{self.seat}-{os.getpid()}-{next(_counter)}.stderr.log"
         self._stderr = self.stderr_path.open("wb")
         try:
-            self._proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr)
+            self._proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         except OSError as exc:
             self._log(f"cannot start {self.command!r}: {exc.strerror or exc}")
             self._stderr.close()
             self._stderr = None
             return False
+        assert self._proc.stderr is not None
+        self._logger = threading.Thread(target=_keep_log, args=(self._proc.stderr, self._stderr, MAX_LOG), daemon=True)
+        self._logger.start()
         self._reader = threading.Thread(target=self._read_lines, args=(self._proc,), daemon=True)
         self._reader.start()
         hello = {"type": "hello", "protocol": PROTOCOL, "map": view.get("map", self.game_map.name),
@@ -296,6 +302,28 @@ def _canonical(action: Action, game_map: GameMap) -> Action:
     if action.kind == "keep_tickets":
         return Action(action.kind, tickets=tuple(sorted(game_map.ticket(t).name for t in action.tickets)))
     return action
+
+
+def _keep_log(pipe: IO[bytes], log_file: IO[bytes], limit: int) -> None:
+    """Copy a program's standard error into its log file, up to `limit` bytes, then a line saying the log
+    stops there; what comes after is read and dropped, so the program never blocks on a full pipe and
+    cannot fill the disk. Closes the log file at the end of the output."""
+    kept = 0
+    try:
+        while chunk := pipe.read1(65536):  # type: ignore[attr-defined]
+            if kept >= limit:
+                continue
+            part = chunk[:limit - kept]
+            log_file.write(part)
+            kept += len(part)
+            if kept >= limit:
+                log_file.write(f"\n[ttr: the log stops here, at {limit} bytes]\n".encode())
+            log_file.flush()
+    except (OSError, ValueError):
+        pass
+    finally:
+        log_file.close()
+        pipe.close()
 
 
 def _short(text: str, limit: int = 120) -> str:
