@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,8 @@ PYTHON = shlex.quote(sys.executable)
 # A fake bot: answers `ready`, then per decision the next answer of its script (argv[1], comma separated):
 # good (index 0), garbage, illegal, silent (no answer), late (the last index, after 0.5 s), action (the last legal
 # action in record form, tickets in reverse order), overlong (a line of 200,000 bytes), spam (100,000 bytes of
-# standard error, then good), exit (ends the process); after the script, good.
+# standard error, then good), deaf (stops reading and answering, alive), exit (ends the process); after the
+# script, good.
 FAKE = r'''
 import json, sys, time
 script = sys.argv[1].split(",") if len(sys.argv) > 1 else []
@@ -60,6 +62,8 @@ for line in sys.stdin:
         sys.stderr.write("e" * 100000)
         sys.stderr.flush()
         print(json.dumps({"index": 0}), flush=True)
+    elif mode == "deaf":  # never reads its standard input again, nor answers
+        time.sleep(3600)
     elif mode == "exit":
         sys.exit(0)
     else:
@@ -170,6 +174,31 @@ def test_a_programs_standard_error_is_kept_up_to_a_limit(fake: str, tmp_path: Pa
     text = bot.stderr_path.read_text()
     assert text.startswith("e" * 1000) and text.endswith("[ttr: the log stops here, at 1000 bytes]\n")
     assert len(text) < 1100
+
+
+def test_a_program_that_stops_reading_cannot_stall_the_game(fake: str, tmp_path: Path) -> None:
+    """Late in a five-seat Europe game a view is about 27 KB: a program that no longer reads its input fills
+    the pipe in two or three questions. Writing to it must not block: each question times out, and after 3
+    failures `random` plays the seat and the program is killed."""
+    game_map = load_map("europe")
+    game = Game.new(game_map, 5, seed=1)
+    bots = [make_bot("greedy", game_map, s, 1) for s in range(5)]
+    while len(game.history) < 240:  # greedy plays until the views are large
+        legal = game.legal_actions()
+        game.apply(bots[game.current].choose(seat_view(game, game.current), legal))
+    bot = CmdBot(f"{fake} deaf", game_map, game.current, 5, time_per_move=0.05, grace=0.05, log_dir=tmp_path)
+    answers: list[Action] = []
+
+    def ask_four_times() -> None:
+        view, legal = seat_view(game, game.current), game.legal_actions()
+        answers.extend(bot.choose(view, legal) for _ in range(4))
+
+    asker = threading.Thread(target=ask_four_times, daemon=True)
+    asker.start()
+    asker.join(timeout=30)  # a hang, not a speed test
+    assert not asker.is_alive(), "writing to a program that does not read blocked the game"
+    assert len(answers) == 4 and bot.replaced and len(bot.failures) == 3
+    assert all(f.startswith("no answer within") for f in bot.failures)
 
 
 def test_answers_as_actions_and_late_answers(fake: str, tmp_path: Path) -> None:

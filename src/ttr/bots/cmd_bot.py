@@ -83,6 +83,8 @@ class CmdBot:
         self._proc: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._reader: threading.Thread | None = None
+        self._writer: threading.Thread | None = None  # writes `_outbox` to the program (`_write_lines`)
+        self._outbox: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: IO[bytes] | None = None  # the log file of the program's standard error
         self._logger: threading.Thread | None = None  # copies that standard error into the log (`_keep_log`)
         self._started = False
@@ -123,8 +125,15 @@ class CmdBot:
         if proc is None:
             return
         self._proc = None
+        writer = self._writer
+        if writer is not None:
+            self._outbox.put(None)  # after what is queued (the end message)
+            writer.join(timeout=END_WAIT)
+            if writer.is_alive():  # stuck writing to a program that does not read: end it
+                proc.kill()
+                writer.join(timeout=END_WAIT)
         if proc.stdin is not None:
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError, ValueError):
                 proc.stdin.close()
         try:
             proc.wait(timeout=END_WAIT)
@@ -177,6 +186,8 @@ class CmdBot:
         self._logger.start()
         self._reader = threading.Thread(target=self._read_lines, args=(self._proc,), daemon=True)
         self._reader.start()
+        self._writer = threading.Thread(target=self._write_lines, args=(self._proc,), daemon=True)
+        self._writer.start()
         hello = {"type": "hello", "protocol": PROTOCOL, "map": view.get("map", self.game_map.name),
                  "seat": self.seat, "players": [p["name"] for p in view["players"]],
                  "time_per_move": self.time_per_move}
@@ -213,15 +224,23 @@ class CmdBot:
         self._lines.put(None)
 
     def _send(self, message: dict[str, Any]) -> bool:
-        proc = self._proc
-        if proc is None or proc.stdin is None:
+        """Queue a message for the program (`_write_lines` writes it); False if the program is gone."""
+        if self._proc is None or self._exited or self._writer is None or not self._writer.is_alive():
             return False
-        try:
-            proc.stdin.write(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
-            proc.stdin.flush()
-        except (OSError, ValueError):
-            return False
+        self._outbox.put(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
         return True
+
+    def _write_lines(self, proc: subprocess.Popen[bytes]) -> None:
+        """Write the queued messages to the program, in a thread of their own: a program that stops reading
+        its input blocks this thread, never the game (its questions time out, and after 3 it is killed)."""
+        stdin = proc.stdin
+        assert stdin is not None
+        while (data := self._outbox.get()) is not None:
+            try:
+                stdin.write(data)
+                stdin.flush()
+            except (OSError, ValueError):
+                return
 
     def _read(self, timeout: float) -> tuple[str | None, float]:
         """The next line (None on timeout or exit) and the seconds waited."""
