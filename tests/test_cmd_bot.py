@@ -140,20 +140,29 @@ def test_garbage_illegal_and_silence_then_random_takes_over(fake: str, tmp_path:
     end_bots([bot], game)
 
 
+def seat_zero_decisions(bot: CmdBot, game: Game, count: int) -> list[tuple[Action, list[Action]]]:
+    """`count` decisions of seat 0 by `bot` (the other seats play their first legal action): what it chose
+    among which legal actions, each."""
+    out = []
+    for _ in range(count):
+        while game.current != 0:
+            game.apply(game.legal_actions()[0])
+        legal = game.legal_actions()
+        chosen = bot.choose(seat_view(game, 0), legal)
+        out.append((chosen, legal))
+        game.apply(chosen)
+    return out
+
+
 def test_an_overlong_line_is_one_malformed_answer(fake: str, tmp_path: Path) -> None:
     """A line past `MAX_LINE` bytes is not kept whole: it counts as one malformed answer, and the program's
     next answer is read as usual."""
     game_map = load_map("new_york")
     bot = CmdBot(f"{fake} overlong,good", game_map, 0, 5, time_per_move=2.0, log_dir=tmp_path)
-    game = Game.new(game_map, 2, seed=5)
-    for _ in range(2):
-        while game.current != 0:
-            game.apply(game.legal_actions()[0])
-        legal = game.legal_actions()
-        game.apply(bot.choose(seat_view(game, 0), legal))
+    seat_zero_decisions(bot, Game.new(game_map, 2, seed=5), 2)
     assert bot.failures == [f"not JSON: <a line longer than {MAX_LINE} bytes>"]
     assert not bot.replaced
-    end_bots([bot], game)
+    bot.close()
 
 
 def test_a_programs_standard_error_is_kept_up_to_a_limit(fake: str, tmp_path: Path,
@@ -162,13 +171,7 @@ def test_a_programs_standard_error_is_kept_up_to_a_limit(fake: str, tmp_path: Pa
     monkeypatch.setattr(cmd_bot, "MAX_LOG", 1000)
     game_map = load_map("new_york")
     bot = CmdBot(f"{fake} spam,spam", game_map, 0, 5, time_per_move=5.0, log_dir=tmp_path)
-    game = Game.new(game_map, 2, seed=5)
-    for _ in range(2):
-        while game.current != 0:
-            game.apply(game.legal_actions()[0])
-        legal = game.legal_actions()
-        assert bot.choose(seat_view(game, 0), legal) == legal[0]
-        game.apply(legal[0])
+    assert all(chosen == legal[0] for chosen, legal in seat_zero_decisions(bot, Game.new(game_map, 2, seed=5), 2))
     bot.close()
     assert bot.failures == [] and bot.stderr_path is not None
     text = bot.stderr_path.read_text()
