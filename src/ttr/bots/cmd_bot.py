@@ -164,12 +164,9 @@ class CmdBot:
 
     def _start(self, view: dict[str, Any]) -> bool:
         try:
-            args = shlex.split(self.command)
+            args = command_args(self.command)
         except ValueError as exc:
-            self._log(f"cannot read the command {self.command!r}: {exc}")
-            return False
-        if not args:
-            self._log("empty command")
+            self._log(str(exc))
             return False
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.stderr_path = self.log_dir / f"seat{self.seat}-{os.getpid()}-{next(_counter)}.stderr.log"
@@ -352,6 +349,18 @@ def _short(text: str, limit: int = 120) -> str:
 def make_cmd_bot(command: str, game_map: GameMap, seat: int, seed: int) -> CmdBot:
     """The registry's `cmd:` prefix: a `CmdBot` with the default time budget."""
     return CmdBot(command, game_map, seat, seed)
+
+
+def command_args(command: str) -> list[str]:
+    """The program and its arguments in `command`, split as a shell would (no shell runs it); `ValueError`
+    saying why when the quoting cannot be read or the command is empty."""
+    try:
+        args = shlex.split(command)
+    except ValueError as exc:
+        raise ValueError(f"cannot read the command {command!r}: {exc}") from None
+    if not args:
+        raise ValueError("the command is empty")
+    return args
 
 
 def end_bots(bots: Sequence[object], game: Game | None) -> None:

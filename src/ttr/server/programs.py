@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import shlex
 import shutil
 from pathlib import Path
 
-from ttr.bots.cmd_bot import CmdBot
+from ttr.bots.cmd_bot import CmdBot, command_args
 from ttr.engine import Action, Game, final_score, seat_view
 
 PREFIX = "cmd:"
@@ -31,13 +30,12 @@ def program_name(command: str) -> str:
 
 
 def check_command(command: str) -> str | None:
-    """Why `command` cannot be run (None: it can): unreadable quoting, empty, or no such program."""
+    """Why `command` cannot be run (None: it can): unreadable quoting, empty (`command_args`), or no such
+    program."""
     try:
-        args = shlex.split(command)
+        args = command_args(command)
     except ValueError as exc:
-        return f"cannot read the command {command!r}: {exc}"
-    if not args:
-        return "the command is empty"
+        return str(exc)
     if shutil.which(args[0]) is None and not Path(args[0]).is_file():
         return f"no program {args[0]!r} (not a file, nor on the PATH)"
     return None

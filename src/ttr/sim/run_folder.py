@@ -60,6 +60,12 @@ def write_json(path: Path, doc: dict[str, Any]) -> None:
     tmp.replace(path)
 
 
+def write_game_record(folder: Path, game: int, record: dict[str, Any]) -> None:
+    """Write game `game`'s `ttr-record/1` (counted from 0) as `folder/game-NNNNN.json` (numbered from 1)."""
+    path = folder / f"game-{game + 1:05d}.json"
+    path.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def read_log(path: Path) -> Iterator[dict[str, Any]]:
     """The entries of a progress log, in order; a line cut short by an interrupt is skipped."""
     if not path.exists():

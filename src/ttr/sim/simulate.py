@@ -22,7 +22,16 @@ from typing import Any
 
 from ttr.records import write_record
 from ttr.sim.rows import game_rows, write_table
-from ttr.sim.run_folder import SettingsMismatchError, check_settings, end_line, lock, pool_map, read_log, write_json
+from ttr.sim.run_folder import (
+    SettingsMismatchError,
+    check_settings,
+    end_line,
+    lock,
+    pool_map,
+    read_log,
+    write_game_record,
+    write_json,
+)
 from ttr.sim.tournament import TournamentConfig, config_map, play_seated
 
 FORMAT = "ttr-simulation/1"
@@ -123,8 +132,7 @@ def simulate(config: TournamentConfig, out: Path, fmt: str = "parquet", *, with_
         with (out / PROGRESS).open("a", encoding="utf-8") as log:
             for result in runner(config, todo, with_records):
                 if result.record is not None:
-                    path = records / f"game-{result.game + 1:05d}.json"
-                    path.write_text(json.dumps(result.record, ensure_ascii=False) + "\n", encoding="utf-8")
+                    write_game_record(records, result.game, result.record)
                 log.write(json.dumps({"game": result.game, "rows": result.rows}, ensure_ascii=False) + "\n")
                 log.flush()
                 if result.game not in done:

@@ -31,7 +31,16 @@ from ttr.engine import Action, Game, final_score
 from ttr.maps import GameMap, load_map
 from ttr.maps.model import parse_map
 from ttr.records import write_record
-from ttr.sim.run_folder import SettingsMismatchError, check_settings, end_line, lock, pool_map, read_log, write_json
+from ttr.sim.run_folder import (
+    SettingsMismatchError,
+    check_settings,
+    end_line,
+    lock,
+    pool_map,
+    read_log,
+    write_game_record,
+    write_json,
+)
 
 FORMAT = "ttr-tournament/1"
 RUN_FORMAT = "ttr-tournament-run/1"  # the settings file of a records folder
@@ -273,8 +282,7 @@ def run_tournament(config: TournamentConfig, progress: Callable[[int, int], None
 def _keep(folder: Path, result: GameResult) -> None:
     """Write a finished game's record, then its line of `results.jsonl` (the line says it is finished)."""
     if result.record is not None:
-        path = folder / f"game-{result.game + 1:05d}.json"
-        path.write_text(json.dumps(result.record, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_game_record(folder, result.game, result.record)
     with (folder / RESULTS).open("a", encoding="utf-8") as log:
         log.write(json.dumps(result.to_log(), ensure_ascii=False) + "\n")
 
