@@ -11,7 +11,10 @@ from setuptools import setup
 
 ENGINE_MODULES = [
     "src/ttr/engine/actions.py",
+    "src/ttr/engine/encoding.py",
     "src/ttr/engine/game.py",
+    "src/ttr/engine/legality.py",
+    "src/ttr/engine/phases.py",
     "src/ttr/engine/rng.py",
     "src/ttr/engine/scoring.py",
 ]

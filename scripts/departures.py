@@ -47,7 +47,7 @@ from ttr.bots.base import legal_actions
 from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import Board
 from ttr.engine import Action, Game, seat_view
-from ttr.engine.game import MAIN
+from ttr.engine.phases import MAIN
 from ttr.engine.sample import InfoSet
 from ttr.maps import GameMap, load_map
 

@@ -15,7 +15,7 @@ from types import ModuleType
 
 from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Action, Game
-from ttr.engine.game import MAIN
+from ttr.engine.phases import MAIN
 from ttr.maps import GameMap, load_map
 
 

@@ -9,7 +9,7 @@ from ttr.bots.planning import map_index, shortest_path
 from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Game
 from ttr.engine import actions as A
-from ttr.engine.game import MAIN
+from ttr.engine.phases import MAIN
 from ttr.engine.views import seat_view
 from ttr.maps import load_map
 

@@ -172,7 +172,7 @@ def _claim(game: Game, name: str, seat: int) -> None:
     game.owner[r] = seat
     game._close(r)
     twin = game.map.routes[r].twin
-    if twin >= 0 and game._small_game:
+    if twin >= 0 and game.small_game:
         game._close(twin)
 
 

@@ -9,7 +9,7 @@ from ttr.bots.planning import INF, Board, dijkstra, game_options, map_index, sta
 from ttr.bots.playout import GreedyPlayout
 from ttr.bots.styles import GreedyLong
 from ttr.engine import Action, Game
-from ttr.engine.game import MAIN
+from ttr.engine.phases import MAIN
 from ttr.maps import load_map
 
 EUROPE = load_map("europe")

@@ -9,7 +9,7 @@ import pytest
 from helpers import started
 from ttr.engine import Action, Game, full_state
 from ttr.engine.actions import CLAIM, Catalogue
-from ttr.engine.game import MAIN, OVER
+from ttr.engine.phases import MAIN, OVER
 from ttr.engine.rng import Rng
 from ttr.engine.scoring import longest_trail
 from ttr.errors import InvalidActionError

@@ -16,7 +16,7 @@ from helpers import logging_program
 from ttr.bots import make_bot
 from ttr.bots.hint import LIST_PARAMS, REASONS, explain_reason, hint, hint_bot, hint_explained, reason_text
 from ttr.engine import Game, seat_view
-from ttr.engine.game import MAIN
+from ttr.engine.phases import MAIN
 from ttr.maps import load_map
 
 OPENINGS = {

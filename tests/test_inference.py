@@ -22,7 +22,7 @@ from ttr.bots.planning import Board, MapIndex, map_index, shortest_path
 from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Game, seat_view
 from ttr.engine import actions as A
-from ttr.engine.game import CHOOSE_SETUP, MAIN
+from ttr.engine.phases import CHOOSE_SETUP, MAIN
 from ttr.maps import GameMap, load_map
 
 

@@ -18,7 +18,7 @@ from ttr.bots.planning import Board, map_index, sort_options
 from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Game, final_score, seat_view
 from ttr.engine import actions as A
-from ttr.engine.game import SECOND_CARD
+from ttr.engine.phases import SECOND_CARD
 from ttr.engine.sample import InfoSet, determinize
 from ttr.maps import load_map
 

@@ -29,7 +29,7 @@ from ttr.bots.planning import (
 )
 from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Game, final_score, longest_trail
-from ttr.engine.game import MAIN, SECOND_CARD
+from ttr.engine.phases import MAIN, SECOND_CARD
 from ttr.maps import load_map
 
 

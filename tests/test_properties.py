@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 from helpers import card_total
 from ttr.engine import Game, full_state, public_view, seat_view
 from ttr.engine import actions as A
-from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, OVER, TUNNEL
+from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, OVER, TUNNEL
 from ttr.engine.rng import Rng
 from ttr.errors import IllegalActionError
 from ttr.maps import GameMap, load_map

@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from ttr.engine import Action, Game, seat_view
-from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD, TUNNEL
+from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD, TUNNEL
 from ttr.engine.sample import InfoSet, determinize
 from ttr.maps import load_map
 

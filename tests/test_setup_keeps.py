@@ -14,7 +14,7 @@ from ttr.bots.mcts import MctsBot, MctsExpert
 from ttr.bots.planning import Board
 from ttr.bots.setup_keeps import SetupKeeps, keep_mask, setup_pools, subset_rank, subsets
 from ttr.engine import Game, seat_view
-from ttr.engine.game import CHOOSE_SETUP
+from ttr.engine.phases import CHOOSE_SETUP
 from ttr.engine.sample import InfoSet
 from ttr.maps import load_map
 

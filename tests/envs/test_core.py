@@ -9,7 +9,7 @@ import pytest
 
 from ttr.engine import final_score
 from ttr.engine.actions import DRAW_FACE_UP, KEEP_TICKETS
-from ttr.engine.game import CHOOSE_SETUP, MAIN
+from ttr.engine.phases import CHOOSE_SETUP, MAIN
 from ttr.envs import EnvCore, ObservationEncoder
 from ttr.errors import IllegalActionError
 from ttr.maps import load_map

@@ -8,7 +8,7 @@ import pytest
 
 from helpers import set_hand, stack_deck, started
 from ttr.engine import Action, Game
-from ttr.engine.game import MAIN
+from ttr.engine.phases import MAIN
 
 from .scenarios import (
     DRAW_DECK,

@@ -6,7 +6,7 @@ from collections import Counter
 
 from helpers import set_face_up, set_hand, skip_setup, stack_deck, started
 from ttr.engine import Game, public_log, seat_view
-from ttr.engine.game import MAIN, SECOND_CARD
+from ttr.engine.phases import MAIN, SECOND_CARD
 from ttr.engine.views import history_actions
 from ttr.maps import load_map
 from ttr.records import read_record, replay, write_record

@@ -6,7 +6,7 @@ import pytest
 
 from helpers import set_hand, stack_deck, started
 from ttr.engine import Game, full_state
-from ttr.engine.game import OVER, TUNNEL
+from ttr.engine.phases import OVER, TUNNEL
 
 from .scenarios import ABANDON, DRAW_DECK, assert_illegal, claim, route_owner
 

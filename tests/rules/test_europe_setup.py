@@ -8,7 +8,7 @@ import pytest
 
 from helpers import new_game, set_hand, started
 from ttr.engine import Action, Game
-from ttr.engine.game import CHOOSE_SETUP, MAIN, SECOND_CARD
+from ttr.engine.phases import CHOOSE_SETUP, MAIN, SECOND_CARD
 from ttr.errors import RecordError
 from ttr.maps import load_map
 

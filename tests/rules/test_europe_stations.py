@@ -8,7 +8,7 @@ import pytest
 
 from helpers import give_route, set_hand, started
 from ttr.engine import Game, final_score
-from ttr.engine.game import MAIN
+from ttr.engine.phases import MAIN
 from ttr.records import score_position
 
 from .scenarios import (

@@ -6,7 +6,7 @@ import pytest
 
 from helpers import started
 from ttr.engine import Game, seat_view
-from ttr.engine.game import CHOOSE_TICKETS, MAIN
+from ttr.engine.phases import CHOOSE_TICKETS, MAIN
 from ttr.records import score_position
 
 from .scenarios import DRAW_DECK, DRAW_TICKETS, assert_illegal, assert_legal, keep, move_ticket_deck_to

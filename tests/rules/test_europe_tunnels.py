@@ -6,7 +6,7 @@ from collections import Counter
 
 from helpers import set_hand, stack_deck, started
 from ttr.engine import Action, Game, full_state, public_log, seat_view
-from ttr.engine.game import MAIN, TUNNEL
+from ttr.engine.phases import MAIN, TUNNEL
 
 from .scenarios import (
     ABANDON,

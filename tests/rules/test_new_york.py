@@ -17,7 +17,7 @@ import ttr.maps
 from helpers import give_route, new_game, set_face_up, set_hand, stack_deck, started
 from ttr.engine import Action, Game, final_score, full_state
 from ttr.engine import actions as A
-from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD
+from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD
 from ttr.errors import IllegalActionError, RecordError
 from ttr.maps import GameMap, load_map
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ttr.bots.hint import REASONS
-from ttr.engine.game import PHASE_NAMES
+from ttr.engine.phases import PHASE_NAMES
 from ttr.maps import BUILTIN_MAPS, load_map
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "ttr" / "web"

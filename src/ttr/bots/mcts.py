@@ -65,7 +65,7 @@ from ttr.bots.setup_prior import long_held_odds
 from ttr.bots.styles import GreedyLong
 from ttr.engine import Action, Game
 from ttr.engine import actions as A
-from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD
+from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD
 from ttr.engine.sample import InfoSet
 from ttr.maps import GameMap
 

@@ -15,7 +15,7 @@ from ttr.bots.denial import DenyingLong
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.planning import Board, game_options, map_index, static_action, static_id
 from ttr.engine import Game
-from ttr.engine.game import MAIN, SECOND_CARD
+from ttr.engine.phases import MAIN, SECOND_CARD
 from ttr.maps import GameMap
 
 

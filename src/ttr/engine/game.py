@@ -11,21 +11,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from ttr.engine import actions as A
+from ttr.engine import encoding, legality
 from ttr.engine.actions import Action, Catalogue
+from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, OVER, PHASE_NAMES, SECOND_CARD, TUNNEL
 from ttr.engine.rng import Rng
 from ttr.engine.scoring import BoardPlayer, FinalScore, score_board
 from ttr.errors import IllegalActionError, InvalidActionError, MapError, RecordError
 from ttr.maps import GameMap
 
-# Phases.
-CHOOSE_SETUP = 0  # a seat chooses its starting tickets (E-SETUP-5)
-MAIN = 1  # the start of a turn: any of the four actions
-SECOND_CARD = 2  # the second card of a draw (E-DRAW-1)
-TUNNEL = 3  # a tunnel's extra cards are due: pay or abandon (E-TUN-2, E-TUN-4)
-CHOOSE_TICKETS = 4  # after draw_tickets: keep at least one (E-TICK-1)
-OVER = 5
-
-PHASE_NAMES = ("choose_tickets", "main", "second_card", "tunnel_payment", "choose_tickets", "game_over")
 
 def catalogue_for(game_map: GameMap) -> Catalogue:
     """The action catalogue of a map, built once and kept on the map."""
@@ -89,7 +82,7 @@ class Game:
     _route_ferry: list[int]
     _route_twin: list[int]
     _route_pts: list[int]
-    _small_game: bool
+    small_game: bool
     view_cache: dict[str, Any]  # what `ttr.engine.views` worked out once (the public log so far)
 
     # ------------------------------------------------------------------ setup
@@ -131,7 +124,7 @@ class Game:
         g._route_ferry = [r.ferry_locomotives for r in routes]
         g._route_twin = [r.twin for r in routes]
         g._route_pts = [rules.route_points.get(r.length, 0) for r in routes]
-        g._small_game = n <= rules.double_routes_single_use_max_players
+        g.small_game = n <= rules.double_routes_single_use_max_players
 
         train, regular, long_ = g._starting_orders(decks)
         g.initial_train = train[:]
@@ -290,7 +283,8 @@ class Game:
                 face[i] = self._take_card()
         self._check_face_up()
 
-    def _can_draw_blind(self) -> bool:
+    def can_draw_blind(self) -> bool:
+        """Whether a card can be drawn blind: the deck or the discard pile holds one (E-DRAW-8)."""
         return bool(self.deck) or bool(self.discard)
 
     # ------------------------------------------------------------------ legal actions
@@ -314,7 +308,7 @@ class Game:
             return self._draw_ids(first=False)
         if phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
             k = len(self.offered)
-            need = self._keep_min()
+            need = self.keep_min()
             base = cat.keep_base
             return [base + mask for mask in range(1, 1 << k) if mask.bit_count() >= need]
         if phase == TUNNEL:
@@ -333,7 +327,8 @@ class Game:
             return out
         return []
 
-    def _keep_min(self) -> int:
+    def keep_min(self) -> int:
+        """How many of the tickets on offer must be kept (E-SETUP-5, E-TICK-1)."""
         rules = self.map.rules
         need = rules.setup_keep_min if self.phase == CHOOSE_SETUP else rules.draw_keep_min
         return min(need, len(self.offered))
@@ -440,151 +435,21 @@ class Game:
         for offset in offsets:
             out.extend(map(offset.__add__, free))
 
-    # ------------------------------------------------------------------ legality with reasons
+    # ------------------------------------------------------------------ legality with reasons (`ttr.engine.legality`)
 
     def is_legal_id(self, aid: int) -> bool:
         """Whether action id `aid` is legal now (cheap: no list is built)."""
-        return self.why_illegal(aid) is None
+        return legality.why_illegal(self, aid) is None
 
     def why_illegal(self, aid: int) -> tuple[str, str] | None:
         """None if `aid` is legal now, else (rule ID, what is wrong), the ID in the map's rulebook part."""
-        why = self._why_illegal(aid)
-        if why is None or self.map.rule_ids != "N":
-            return why
-        return (new_york_rule(why[0]), why[1])
-
-    def _why_illegal(self, aid: int) -> tuple[str, str] | None:
-        cat = self.cat
-        if not 0 <= aid < len(cat):
-            return ("", f"no action has id {aid}")
-        phase = self.phase
-        kind = cat.kind[aid]
-        p = self.current
-        hand = self.hands[p]
-        wild = self.wild
-        names = self.map.card_names
-        if phase == OVER:
-            return ("E-END-1", "the game is over")
-        if phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
-            rule = "E-SETUP-5" if phase == CHOOSE_SETUP else "E-TICK-1"
-            if kind != A.KEEP_TICKETS:
-                return (rule, "choose which of the offered tickets to keep first")
-            mask = cat.a[aid]
-            if mask >> len(self.offered):
-                return (rule, f"only {len(self.offered)} tickets are on offer")
-            need = self._keep_min()
-            if mask.bit_count() < need:
-                return (rule, f"keep at least {need} of the {len(self.offered)} tickets offered")
-            return None
-        if phase == TUNNEL:
-            if kind == A.ABANDON_TUNNEL:
-                return None
-            if kind != A.PAY_TUNNEL:
-                return ("E-TUN-4", "a tunnel's extra cards are due: pay them or abandon the tunnel")
-            x, w = cat.a[aid], cat.c[aid]
-            if x != self.t_extra:
-                return ("E-TUN-2", f"the tunnel needs {self.t_extra} extra card(s), not {x}")
-            if self.t_color == wild and w != x:
-                wilds = f"{names[wild]}s"
-                return ("E-TUN-3", f"the route was paid with {wilds} only: the extra cards must be {wilds}")
-            colour_need = x - w
-            if hand[wild] < w or (colour_need and hand[self.t_color] < colour_need):
-                return ("E-TUN-4", f"you do not hold the extra cards ({self._cards_text(self.t_color, x - w, w)})")
-            return None
-        if phase == SECOND_CARD:
-            if kind == A.DRAW_DECK:
-                return None if self._can_draw_blind() else ("E-DRAW-8", "the deck and the discard pile are empty")
-            if kind != A.DRAW_FACE_UP:
-                return ("E-DRAW-1", "draw your second card (from the face-up row or the deck)")
-            card = cat.b[aid]
-            if card == wild:
-                return ("E-DRAW-4", f"a face-up {names[wild]} cannot be the second card")
-            if card not in self.face_up:
-                return ("E-DRAW-1", f"no {names[card]} card is face up")
-            return None
-        # MAIN
-        if kind == A.DRAW_DECK:
-            return None if self._can_draw_blind() else ("E-DRAW-8", "the deck and the discard pile are empty")
-        if kind == A.DRAW_FACE_UP:
-            card = cat.b[aid]
-            return None if card in self.face_up else ("E-DRAW-1", f"no {names[card]} card is face up")
-        if kind == A.DRAW_TICKETS:
-            return None if self.ticket_deck else ("E-TICK-1", "the ticket deck is empty")
-        if kind == A.CLAIM:
-            return self._why_claim_illegal(aid)
-        if kind == A.BUILD_STATION:
-            return self._why_station_illegal(aid)
-        if kind == A.PASS:
-            others = self.legal_ids()
-            return None if others == [cat.pass_] else ("E-DRAW-8", "you may pass only when no other action is legal")
-        if kind == A.KEEP_TICKETS:
-            return ("E-TICK-1", "no tickets are on offer: draw tickets first")
-        return ("E-TUN-2", "no tunnel payment is due")
-
-    def _cards_text(self, colour: int, colour_count: int, wilds: int) -> str:
-        names = self.map.card_names
-        parts = []
-        if colour_count:
-            parts.append(f"{colour_count} {names[colour]}")
-        if wilds:
-            parts.append(f"{wilds} {names[self.wild]}")
-        return " + ".join(parts) or "no cards"
-
-    def _why_claim_illegal(self, aid: int) -> tuple[str, str] | None:
-        cat = self.cat
-        r, colour, w = cat.a[aid], cat.b[aid], cat.c[aid]
-        p = self.current
-        route = self.map.routes[r]
-        owner = self.owner[r]
-        if owner >= 0:
-            return ("E-CLAIM-1", f"{route.name} is already claimed by {self.players[owner]}")
-        twin = route.twin
-        if twin >= 0 and self.owner[twin] >= 0:
-            if self.owner[twin] == p:
-                rule = "N-DOUBLE-1" if self.map.rule_ids == "N" else "E-DOUBLE-1"
-                return (rule, f"you hold the other track of {route.name}; one player may not claim both")
-            if self._small_game:
-                rule = "N-DOUBLE-1" if self.map.rule_ids == "N" else "E-DOUBLE-2"
-                return (rule, f"the other track of {route.name} is taken; with {self.n} players only one track "
-                        "of a double route is used")
-        if route.length > self.trains[p]:
-            return ("E-CLAIM-4", f"{route.name} needs {route.length} {self.map.rules.piece_name}, you have "
-                    f"{self.trains[p]}")
-        if w < route.ferry_locomotives:
-            return ("E-FERRY-1", f"the ferry {route.name} needs at least {route.ferry_locomotives} "
-                    f"{self.map.wild_name}(s)")
-        hand = self.hands[p]
-        colour_need = route.length - w
-        if hand[self.wild] < w or (colour_need and hand[colour] < colour_need):
-            return ("E-CLAIM-1", f"you do not hold the cards ({self._cards_text(colour, colour_need, w)})")
-        return None
-
-    def _why_station_illegal(self, aid: int) -> tuple[str, str] | None:
-        cat = self.cat
-        city, colour, w, cost = cat.a[aid], cat.b[aid], cat.c[aid], cat.d[aid]
-        p = self.current
-        rules = self.map.rules
-        name = self.map.cities[city].name
-        if not self.stations_left[p]:
-            return ("E-STAT-2", f"you have built all {rules.stations} stations")
-        if self.station_owner[city] >= 0:
-            return ("E-STAT-1", f"{name} already has a station ({self.players[self.station_owner[city]]})")
-        built = rules.stations - self.stations_left[p]
-        if cat.station_base[city][built] > aid or (built + 1 < len(rules.station_costs)
-                                                    and cat.station_base[city][built + 1] <= aid):
-            need = rules.station_costs[built]
-            return ("E-STAT-3", f"your station number {built + 1} costs {need} card(s), not {cost}")
-        hand = self.hands[p]
-        colour_need = cost - w
-        if hand[self.wild] < w or (colour_need and hand[colour] < colour_need):
-            return ("E-STAT-3", f"you do not hold the cards ({self._cards_text(colour, colour_need, w)})")
-        return None
+        return legality.why_illegal(self, aid)
 
     # ------------------------------------------------------------------ apply
 
     def apply_id(self, aid: int) -> None:
         """Play action id `aid`; `IllegalActionError` (naming the rule) and no change if it is not legal."""
-        why = self.why_illegal(aid)
+        why = legality.why_illegal(self, aid)
         if why is not None:
             raise IllegalActionError(why[1], why[0])
         self.apply_unchecked(aid)
@@ -771,7 +636,7 @@ class Game:
         self._close(r)
         twin = self._route_twin[r]
         if twin >= 0:
-            if self._small_game:  # E-DOUBLE-2
+            if self.small_game:  # E-DOUBLE-2
                 self._close(twin)
             else:  # E-DOUBLE-1
                 self.excluded[p].add(self.cat.claim_base[twin])
@@ -788,7 +653,7 @@ class Game:
         for r, o in enumerate(self.owner):
             twin = self._route_twin[r]
             if o >= 0 and twin >= 0:
-                if self._small_game:  # E-DOUBLE-2
+                if self.small_game:  # E-DOUBLE-2
                     blocked[twin] = True
                 else:  # E-DOUBLE-1
                     excluded[o].add(cat.claim_base[twin])
@@ -882,7 +747,7 @@ class Game:
         g._route_ferry = self._route_ferry
         g._route_twin = self._route_twin
         g._route_pts = self._route_pts
-        g._small_game = self._small_game
+        g.small_game = self.small_game
         g.hands = [h[:] for h in self.hands]
         g.deck = self.deck[:]
         g.discard = self.discard[:]
@@ -907,49 +772,11 @@ class Game:
         g._setup_offers = self._setup_offers
         return g
 
-    # ------------------------------------------------------------------ Action <-> id
+    # ------------------------------------------------------------------ Action <-> id (`ttr.engine.encoding`)
 
     def decode(self, aid: int) -> Action:
         """The `Action` of id `aid` in the current state (ticket choices refer to the tickets on offer)."""
-        cat = self.cat
-        kind = cat.kind[aid]
-        names = self.map.card_names
-        if kind == A.DRAW_DECK:
-            return Action("draw_card", source="deck")
-        if kind == A.DRAW_FACE_UP:
-            return Action("draw_card", source="face_up", card=names[cat.b[aid]])
-        if kind == A.DRAW_TICKETS:
-            return Action("draw_tickets")
-        if kind == A.KEEP_TICKETS:
-            mask = cat.a[aid]
-            tickets = self.map.tickets
-            return Action("keep_tickets", tickets=tuple(
-                tickets[t].name for i, t in enumerate(self.offered) if (mask >> i) & 1))
-        if kind == A.CLAIM:
-            r, colour, w = cat.a[aid], cat.b[aid], cat.c[aid]
-            route = self.map.routes[r]
-            return Action("claim_route", route=route.name,
-                          cards=self._card_tuple(colour, route.length - w, w))
-        if kind == A.PAY_TUNNEL:
-            x, w = cat.a[aid], cat.c[aid]
-            colour = self.t_color if self.t_color >= 0 else self.wild
-            return Action("pay_tunnel", cards=self._card_tuple(colour, x - w, w))
-        if kind == A.ABANDON_TUNNEL:
-            return Action("abandon_tunnel")
-        if kind == A.BUILD_STATION:
-            city, colour, w, cost = cat.a[aid], cat.b[aid], cat.c[aid], cat.d[aid]
-            return Action("build_station", city=self.map.cities[city].name,
-                          cards=self._card_tuple(colour, cost - w, w))
-        return Action("pass")
-
-    def _card_tuple(self, colour: int, colour_count: int, wilds: int) -> tuple[tuple[str, int], ...]:
-        names = self.map.card_names
-        counts: dict[str, int] = {}
-        if colour_count and colour != self.wild:
-            counts[names[colour]] = colour_count
-        if wilds or colour == self.wild:
-            counts[names[self.wild]] = wilds + (colour_count if colour == self.wild else 0)
-        return Action.make_cards(counts)
+        return encoding.decode(self, aid)
 
     def encode(self, action: Action) -> int:
         """The catalogue id of `action` in the current state.
@@ -957,146 +784,8 @@ class Game:
         Raises `InvalidActionError` for names the map does not know and `IllegalActionError` for a
         card set the rules never allow for that route, station or tunnel (mixed colours, wrong count).
         """
-        try:
-            return self._encode(action)
-        except IllegalActionError as exc:
-            if self.map.rule_ids != "N" or new_york_rule(exc.rule) == exc.rule:
-                raise
-            message = str(exc).removeprefix(f"{exc.rule}: ")
-            raise IllegalActionError(message, new_york_rule(exc.rule)) from None
+        return encoding.encode(self, action)
 
-    def _encode(self, action: Action) -> int:
-        cat = self.cat
-        kind = action.kind
-        if kind == "draw_card":
-            if action.source == "deck":
-                return cat.draw_deck
-            return cat.draw_face_up[self._card_index(action.card)]
-        if kind == "draw_tickets":
-            return cat.draw_tickets
-        if kind == "abandon_tunnel":
-            return cat.abandon
-        if kind == "pass":
-            return cat.pass_
-        if kind == "keep_tickets":
-            return cat.keep_base + self._keep_mask(action.tickets)
-        if kind == "claim_route":
-            return self._encode_claim(action)
-        if kind == "build_station":
-            return self._encode_station(action)
-        if kind == "pay_tunnel":
-            return self._encode_pay(action)
-        raise InvalidActionError(f"unknown action {kind!r}")
-
-    def _card_index(self, name: str | None) -> int:
-        try:
-            return self.map.card(name or "")
-        except MapError as exc:
-            raise InvalidActionError(str(exc)) from None
-
-    def _split_cards(self, action: Action, rule: str) -> tuple[int, int, int]:
-        """(colour, colour count, wild count) of a card set that is one colour plus wilds."""
-        colour = -1
-        colour_count = 0
-        wilds = 0
-        for name, count in action.cards:
-            card = self._card_index(name)
-            if card == self.wild:
-                wilds += count
-            elif colour >= 0 and count:
-                raise IllegalActionError(
-                    f"the cards must be of one colour (plus {self.map.wild_name}s), got {dict(action.cards)}", rule)
-            elif count:
-                colour, colour_count = card, count
-        return colour, colour_count, wilds
-
-    def _encode_claim(self, action: Action) -> int:
-        try:
-            route = self.map.route(action.route or "")
-        except MapError as exc:
-            raise InvalidActionError(str(exc)) from None
-        colour, colour_count, wilds = self._split_cards(action, "E-CLAIM-1")
-        total = colour_count + wilds
-        if total != route.length:
-            raise IllegalActionError(f"{route.name} has {route.length} spaces: play {route.length} cards, not {total}",
-                                     "E-CLAIM-1")
-        base = self.cat.claim_base[route.index]
-        if colour < 0:
-            return self.cat.claim_all_wild[route.index]
-        if route.color == "gray":
-            return base + colour * route.length + wilds
-        if self.map.colors[colour] != route.color:
-            raise IllegalActionError(f"{route.name} is {route.color}: pay it with {route.color} cards "
-                                     f"(or {self.map.wild_name}s), not {self.map.colors[colour]}", "E-CLAIM-2")
-        return base + wilds
-
-    def _encode_station(self, action: Action) -> int:
-        try:
-            city = self.map.city(action.city or "")
-        except MapError as exc:
-            raise InvalidActionError(str(exc)) from None
-        rules = self.map.rules
-        if not rules.stations:
-            raise IllegalActionError(f"there are no stations on {self.map.name}", "N-TURN-1")
-        colour, colour_count, wilds = self._split_cards(action, "E-STAT-3")
-        cost = colour_count + wilds
-        built = min(rules.stations - self.stations_left[self.current], rules.stations - 1)
-        if cost != rules.station_costs[built]:
-            raise IllegalActionError(f"your station number {built + 1} costs {rules.station_costs[built]} card(s), "
-                                     f"not {cost}", "E-STAT-3")
-        base = self.cat.station_base[city.index][built]
-        if colour < 0:
-            return base + self.ncol * cost
-        return base + colour * cost + wilds
-
-    def _encode_pay(self, action: Action) -> int:
-        colour, colour_count, wilds = self._split_cards(action, "E-TUN-2")
-        if self.phase != TUNNEL:
-            raise IllegalActionError("no tunnel payment is due", "E-TUN-2")
-        x = colour_count + wilds
-        if colour >= 0 and colour != self.t_color:
-            if self.t_color == self.wild:
-                raise IllegalActionError(f"the route was paid with {self.map.wild_name}s only: the extra cards "
-                                         f"must be {self.map.wild_name}s", "E-TUN-3")
-            raise IllegalActionError(f"pay the extra cards in {self.map.card_names[self.t_color]} (or "
-                                     f"{self.map.wild_name}s), the colour played", "E-TUN-2")
-        key = (x, wilds)
-        if key not in self.cat.pay:
-            raise IllegalActionError(f"the tunnel needs {self.t_extra} extra card(s), not {x}", "E-TUN-2")
-        return self.cat.pay[key]
-
-    def _keep_mask(self, names: Sequence[str]) -> int:
-        rule = "E-SETUP-5" if self.phase == CHOOSE_SETUP else "E-TICK-1"
-        if self.phase not in (CHOOSE_SETUP, CHOOSE_TICKETS):
-            raise IllegalActionError("no tickets are on offer: draw tickets first", "E-TICK-1")
-        mask = 0
-        for name in names:
-            try:
-                ticket = self.map.ticket(name).index
-            except MapError as exc:
-                raise InvalidActionError(str(exc)) from None
-            if ticket not in self.offered:
-                raise IllegalActionError(f"ticket {name} is not on offer", rule)
-            bit = 1 << self.offered.index(ticket)
-            if mask & bit:
-                raise IllegalActionError(f"ticket {name} is named twice", rule)
-            mask |= bit
-        return mask
-
-
-_NEW_YORK_RULES = {"SETUP-5": "N-SETUP-2", "DRAW": "N-DRAW-1", "CLAIM": "N-CLAIM-1", "DOUBLE": "N-DOUBLE-1",
-                   "TICK": "N-TICK-1", "END": "N-END-1"}
-
-
-def new_york_rule(rule: str) -> str:
-    """The New York rule (N-DRAW-1, ...) that restates a Europe rule ID, or the ID unchanged."""
-    if not rule.startswith("E-"):
-        return rule
-    body = rule[2:]
-    for prefix, target in _NEW_YORK_RULES.items():
-        if body == prefix or (body.startswith(prefix + "-") and "-" not in prefix):
-            return target
-    return rule
 
 
 def _as_list(value: object, where: str) -> list[object]:

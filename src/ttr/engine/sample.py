@@ -20,7 +20,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, PHASE_NAMES, SECOND_CARD, TUNNEL, Game
+from ttr.engine.game import Game
+from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, PHASE_NAMES, SECOND_CARD, TUNNEL
 from ttr.engine.rng import Rng
 from ttr.maps import GameMap
 

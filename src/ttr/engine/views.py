@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ttr.engine import actions as A
-from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, OVER, TUNNEL, Game, final_score
+from ttr.engine.game import Game, final_score
+from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, OVER, TUNNEL
 
 EVERYONE = -1
 NOBODY = -2

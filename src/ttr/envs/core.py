@@ -14,7 +14,8 @@ from typing import Any
 
 from ttr.engine import Game, final_score
 from ttr.engine.actions import KEEP_TICKETS
-from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, OVER, catalogue_for
+from ttr.engine.game import catalogue_for
+from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, OVER
 from ttr.errors import IllegalActionError
 from ttr.maps import GameMap, load_map
 
@@ -75,9 +76,7 @@ class EnvCore:
 
     def keep_min(self) -> int:
         """How many of the tickets on offer must be kept."""
-        rules = self.map.rules
-        need = rules.setup_keep_min if self.game.phase == CHOOSE_SETUP else rules.draw_keep_min
-        return min(need, len(self.game.offered))
+        return self.game.keep_min()
 
     def can_return(self) -> bool:
         """Whether the ticket under decision may be returned (the minimum stays reachable)."""

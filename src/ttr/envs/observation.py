@@ -15,7 +15,7 @@ import numpy as np
 
 from ttr.engine import Game
 from ttr.engine.actions import ABANDON_TUNNEL, BUILD_STATION, CLAIM, DRAW_FACE_UP, PAY_TUNNEL
-from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, TUNNEL
+from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, TUNNEL
 from ttr.maps import GameMap
 
 NUM_PHASES = 6  # choose setup tickets, main, second card, tunnel payment, choose drawn tickets, over

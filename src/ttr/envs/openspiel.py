@@ -34,7 +34,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 from ttr.engine import Game, seat_view
 from ttr.engine import actions as A
-from ttr.engine.game import CHOOSE_SETUP
+from ttr.engine.phases import CHOOSE_SETUP
 from ttr.engine.sample import InfoSet
 from ttr.envs.core import REWARD_MODES, EnvCore, check_reward_mode
 from ttr.envs.observation import ObservationEncoder

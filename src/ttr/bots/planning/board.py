@@ -8,7 +8,7 @@ from typing import Any
 from ttr.bots.abandoned_tunnel import FEW_CARDS_TO_REVEAL, abandoned_in_history, abandoned_in_log
 from ttr.bots.planning.index import MapIndex
 from ttr.engine import Game
-from ttr.engine.game import CHOOSE_SETUP, CHOOSE_TICKETS, PHASE_NAMES, TUNNEL
+from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, PHASE_NAMES, TUNNEL
 
 BOARD_CACHE_SIZE = 4096  # boards whose open routes `Board.from_game` keeps per map (then it starts over)
 

@@ -1,0 +1,204 @@
+"""Actions as values and as catalogue ids: `decode(game, aid)` and `encode(game, action)`.
+
+Ids index the map's fixed action catalogue (`ttr.engine.actions.Catalogue`); a ticket choice's id names
+positions in the offer, so both directions read the state. `encode` checks the names against the map and
+the card set against the route, station or tunnel, and raises with the rule broken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ttr.engine import actions as A
+from ttr.engine.actions import Action
+from ttr.engine.legality import new_york_rule
+from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, TUNNEL
+from ttr.errors import IllegalActionError, InvalidActionError, MapError
+
+if TYPE_CHECKING:
+    from ttr.engine.game import Game
+
+
+def decode(game: Game, aid: int) -> Action:
+    """The `Action` of id `aid` in the current state (ticket choices refer to the tickets on offer)."""
+    cat = game.cat
+    kind = cat.kind[aid]
+    names = game.map.card_names
+    if kind == A.DRAW_DECK:
+        return Action("draw_card", source="deck")
+    if kind == A.DRAW_FACE_UP:
+        return Action("draw_card", source="face_up", card=names[cat.b[aid]])
+    if kind == A.DRAW_TICKETS:
+        return Action("draw_tickets")
+    if kind == A.KEEP_TICKETS:
+        mask = cat.a[aid]
+        tickets = game.map.tickets
+        return Action("keep_tickets", tickets=tuple(
+            tickets[t].name for i, t in enumerate(game.offered) if (mask >> i) & 1))
+    if kind == A.CLAIM:
+        r, colour, w = cat.a[aid], cat.b[aid], cat.c[aid]
+        route = game.map.routes[r]
+        return Action("claim_route", route=route.name,
+                      cards=_card_tuple(game, colour, route.length - w, w))
+    if kind == A.PAY_TUNNEL:
+        x, w = cat.a[aid], cat.c[aid]
+        colour = game.t_color if game.t_color >= 0 else game.wild
+        return Action("pay_tunnel", cards=_card_tuple(game, colour, x - w, w))
+    if kind == A.ABANDON_TUNNEL:
+        return Action("abandon_tunnel")
+    if kind == A.BUILD_STATION:
+        city, colour, w, cost = cat.a[aid], cat.b[aid], cat.c[aid], cat.d[aid]
+        return Action("build_station", city=game.map.cities[city].name,
+                      cards=_card_tuple(game, colour, cost - w, w))
+    return Action("pass")
+
+
+def _card_tuple(game: Game, colour: int, colour_count: int, wilds: int) -> tuple[tuple[str, int], ...]:
+    names = game.map.card_names
+    counts: dict[str, int] = {}
+    if colour_count and colour != game.wild:
+        counts[names[colour]] = colour_count
+    if wilds or colour == game.wild:
+        counts[names[game.wild]] = wilds + (colour_count if colour == game.wild else 0)
+    return Action.make_cards(counts)
+
+
+def encode(game: Game, action: Action) -> int:
+    """The catalogue id of `action` in the current state.
+
+    Raises `InvalidActionError` for names the map does not know and `IllegalActionError` for a
+    card set the rules never allow for that route, station or tunnel (mixed colours, wrong count).
+    """
+    try:
+        return _encode(game, action)
+    except IllegalActionError as exc:
+        if game.map.rule_ids != "N" or new_york_rule(exc.rule) == exc.rule:
+            raise
+        message = str(exc).removeprefix(f"{exc.rule}: ")
+        raise IllegalActionError(message, new_york_rule(exc.rule)) from None
+
+
+def _encode(game: Game, action: Action) -> int:
+    cat = game.cat
+    kind = action.kind
+    if kind == "draw_card":
+        if action.source == "deck":
+            return cat.draw_deck
+        return cat.draw_face_up[_card_index(game, action.card)]
+    if kind == "draw_tickets":
+        return cat.draw_tickets
+    if kind == "abandon_tunnel":
+        return cat.abandon
+    if kind == "pass":
+        return cat.pass_
+    if kind == "keep_tickets":
+        return cat.keep_base + _keep_mask(game, action.tickets)
+    if kind == "claim_route":
+        return _encode_claim(game, action)
+    if kind == "build_station":
+        return _encode_station(game, action)
+    if kind == "pay_tunnel":
+        return _encode_pay(game, action)
+    raise InvalidActionError(f"unknown action {kind!r}")
+
+
+def _card_index(game: Game, name: str | None) -> int:
+    try:
+        return game.map.card(name or "")
+    except MapError as exc:
+        raise InvalidActionError(str(exc)) from None
+
+
+def _split_cards(game: Game, action: Action, rule: str) -> tuple[int, int, int]:
+    """(colour, colour count, wild count) of a card set that is one colour plus wilds."""
+    colour = -1
+    colour_count = 0
+    wilds = 0
+    for name, count in action.cards:
+        card = _card_index(game, name)
+        if card == game.wild:
+            wilds += count
+        elif colour >= 0 and count:
+            raise IllegalActionError(
+                f"the cards must be of one colour (plus {game.map.wild_name}s), got {dict(action.cards)}", rule)
+        elif count:
+            colour, colour_count = card, count
+    return colour, colour_count, wilds
+
+
+def _encode_claim(game: Game, action: Action) -> int:
+    try:
+        route = game.map.route(action.route or "")
+    except MapError as exc:
+        raise InvalidActionError(str(exc)) from None
+    colour, colour_count, wilds = _split_cards(game, action, "E-CLAIM-1")
+    total = colour_count + wilds
+    if total != route.length:
+        raise IllegalActionError(f"{route.name} has {route.length} spaces: play {route.length} cards, not {total}",
+                                 "E-CLAIM-1")
+    base = game.cat.claim_base[route.index]
+    if colour < 0:
+        return game.cat.claim_all_wild[route.index]
+    if route.color == "gray":
+        return base + colour * route.length + wilds
+    if game.map.colors[colour] != route.color:
+        raise IllegalActionError(f"{route.name} is {route.color}: pay it with {route.color} cards "
+                                 f"(or {game.map.wild_name}s), not {game.map.colors[colour]}", "E-CLAIM-2")
+    return base + wilds
+
+
+def _encode_station(game: Game, action: Action) -> int:
+    try:
+        city = game.map.city(action.city or "")
+    except MapError as exc:
+        raise InvalidActionError(str(exc)) from None
+    rules = game.map.rules
+    if not rules.stations:
+        raise IllegalActionError(f"there are no stations on {game.map.name}", "N-TURN-1")
+    colour, colour_count, wilds = _split_cards(game, action, "E-STAT-3")
+    cost = colour_count + wilds
+    built = min(rules.stations - game.stations_left[game.current], rules.stations - 1)
+    if cost != rules.station_costs[built]:
+        raise IllegalActionError(f"your station number {built + 1} costs {rules.station_costs[built]} card(s), "
+                                 f"not {cost}", "E-STAT-3")
+    base = game.cat.station_base[city.index][built]
+    if colour < 0:
+        return base + game.ncol * cost
+    return base + colour * cost + wilds
+
+
+def _encode_pay(game: Game, action: Action) -> int:
+    colour, colour_count, wilds = _split_cards(game, action, "E-TUN-2")
+    if game.phase != TUNNEL:
+        raise IllegalActionError("no tunnel payment is due", "E-TUN-2")
+    x = colour_count + wilds
+    if colour >= 0 and colour != game.t_color:
+        if game.t_color == game.wild:
+            raise IllegalActionError(f"the route was paid with {game.map.wild_name}s only: the extra cards "
+                                     f"must be {game.map.wild_name}s", "E-TUN-3")
+        raise IllegalActionError(f"pay the extra cards in {game.map.card_names[game.t_color]} (or "
+                                 f"{game.map.wild_name}s), the colour played", "E-TUN-2")
+    key = (x, wilds)
+    if key not in game.cat.pay:
+        raise IllegalActionError(f"the tunnel needs {game.t_extra} extra card(s), not {x}", "E-TUN-2")
+    return game.cat.pay[key]
+
+
+def _keep_mask(game: Game, names: Sequence[str]) -> int:
+    rule = "E-SETUP-5" if game.phase == CHOOSE_SETUP else "E-TICK-1"
+    if game.phase not in (CHOOSE_SETUP, CHOOSE_TICKETS):
+        raise IllegalActionError("no tickets are on offer: draw tickets first", "E-TICK-1")
+    mask = 0
+    for name in names:
+        try:
+            ticket = game.map.ticket(name).index
+        except MapError as exc:
+            raise InvalidActionError(str(exc)) from None
+        if ticket not in game.offered:
+            raise IllegalActionError(f"ticket {name} is not on offer", rule)
+        bit = 1 << game.offered.index(ticket)
+        if mask & bit:
+            raise IllegalActionError(f"ticket {name} is named twice", rule)
+        mask |= bit
+    return mask
