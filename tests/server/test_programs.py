@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -95,11 +96,61 @@ async def _first_move(url: str, token: str) -> None:
     await client.close()
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _entries(log: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def test_an_idle_program_is_closed_and_started_again_at_its_next_decision(program: tuple[str, Path]) -> None:
+    """A program waiting for a person longer than `program_idle` is closed (no idle process is kept); when its
+    seat is asked again, a new process gets a hello and the decide, and the game goes on."""
+    command, log = program
+    name = f"cmd:{command}"
+    game = {**_game(name), "seats": [{"type": "human", "name": "Ana"}, {"type": "bot", "level": name}],
+            "when_people_leave": "wait"}
+
+    async def play(url: str, token: str) -> None:
+        client = await Client.open(url)
+        msg = await client.join(token)
+        await client.send({"type": "action", "version": msg["version"], "id": msg["legal"][0]["id"]})  # tickets
+        while not msg.get("legal") or msg["version"] < 2:  # the program keeps its tickets: Ana's turn again
+            msg = await client.recv_type("update")
+        first = [e for e in _entries(log) if e["type"] == "hello"]
+        assert len(first) == 1
+        await asyncio.to_thread(wait_until, lambda: not _alive(first[0]["pid"]), 30)  # closed while Ana thinks
+        assert httpx.get(f"{server.http}/api/games/{game_id}").json()["status"] == "running"
+        while sum(e["type"] == "hello" for e in _entries(log)) < 2:  # Ana plays until the program is asked
+            if msg.get("legal"):
+                await client.send({"type": "action", "version": msg["version"], "id": msg["legal"][0]["id"]})
+            msg = await client.recv_type("update")
+        await client.close()
+
+    with LiveServer(server_config(programs=(name,), program_idle=0.5)) as server:
+        created = httpx.post(f"{server.http}/api/games", json=game).json()
+        game_id = created["id"]
+        asyncio.run(play(server.ws_url(game_id), created["seats"][0]["token"]))
+        wait_until(lambda: [e["type"] for e in _entries(log)][-1] == "decide")  # the new process answered
+        state = httpx.get(f"{server.http}/api/games/{game_id}").json()
+    entries = _entries(log)
+    hellos = [e for e in entries if e["type"] == "hello"]
+    assert len(hellos) == 2 and hellos[0]["pid"] != hellos[1]["pid"] and hellos[1]["seat"] == 1
+    assert [e["type"] for e in entries if e["pid"] == hellos[1]["pid"]][:2] == ["hello", "decide"]
+    assert state["status"] == "running" and state["version"] > 3
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["--bot-program", "no-such-program-here --x"], "--bot-program: no program 'no-such-program-here'"),
     (["--bot-program", "python3 'unclosed"], "--bot-program: cannot read the command"),
     (["--bot-program", "  "], "--bot-program: the command is empty"),
     (["--bot-program-time", "0"], "--bot-program-time must be positive"),
+    (["--bot-program-idle", "0"], "--bot-program-idle must be from 1 to 86400 seconds"),
 ])
 def test_serve_refuses_bad_programs(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "0", "--db", "memory", *argv]) == 2

@@ -30,6 +30,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "'python3 mybot.py'); web pages can seat only the programs listed here")
     p.add_argument("--bot-program-time", metavar="T", type=float, default=1.0,
                    help="seconds per decision for those programs, plus 1 s of grace (default 1.0; at most 600)")
+    p.add_argument("--bot-program-idle", metavar="S", type=float, default=600.0,
+                   help="close a program that has waited this many seconds for its seat's next decision; it "
+                        "starts again at that decision (default 600)")
     p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                    help="server log level (default warning)")
     p.set_defaults(run=run)
@@ -55,6 +58,9 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.bot_program_time <= 600:
         print("ttr serve: error: --bot-program-time must be positive, at most 600 seconds", file=sys.stderr)
         return 2
+    if not 1 <= args.bot_program_idle <= 86400:
+        print("ttr serve: error: --bot-program-idle must be from 1 to 86400 seconds", file=sys.stderr)
+        return 2
     for command in args.bot_program:
         why = check_command(command)
         if why is not None:
@@ -72,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     programs = tuple(dict.fromkeys(program_name(command) for command in args.bot_program))
     config = ServerConfig(db=db, bot_workers=args.bot_workers, bot_pool=args.bot_pool, bot_delay=args.bot_delay,
                           leave_grace=max(0.0, args.leave_grace), programs=programs,
-                          program_time=args.bot_program_time)
+                          program_time=args.bot_program_time, program_idle=args.bot_program_idle)
     try:
         sock = socket.create_server((args.host, args.port))
     except OSError as exc:

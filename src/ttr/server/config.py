@@ -39,3 +39,4 @@ class ServerConfig:
     bot_action_limit: int = MAX_ACTIONS  # bots stop moving in a game with this many actions (a loop guard)
     programs: tuple[str, ...] = ()  # `cmd:COMMAND` bots a game may seat (`ttr serve --bot-program`; docs/server.md)
     program_time: float = 1.0  # seconds per decision for those programs (plus a second of grace)
+    program_idle: float = 600.0  # seconds a program may wait for its next decision before it is closed

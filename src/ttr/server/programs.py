@@ -6,7 +6,10 @@ which are built afresh for every move in the bot pool, a program is one process 
 at its first decision (`ttr.bots.cmd_bot.CmdBot`: the hello, then a decide per move) and sent the end
 message with the final breakdown when the game ends. Its answers are awaited in a thread, so the server
 goes on serving meanwhile. A program that fails 3 times is replaced by `random` for the rest of the game,
-as in tournaments. A server restarted mid-game starts the program again at its next decision.
+as in tournaments. A server restarted mid-game starts the program again at its next decision, and so does a
+game whose program was closed for waiting longer than `idle` seconds for its next move (people thinking, or
+gone from a game that waits for them): an idle process is not kept for ever. The program then gets a new
+hello before that decision, which holds the whole seat view as every decision does.
 """
 
 from __future__ import annotations
@@ -44,13 +47,19 @@ def check_command(command: str) -> str | None:
 class ProgramSeats:
     """The running programs of the server's games, by game and seat."""
 
-    def __init__(self, time_per_move: float) -> None:
+    def __init__(self, time_per_move: float, idle: float = 600.0) -> None:
         self.time_per_move = time_per_move
+        self.idle = idle  # seconds a program may wait for its next decision before it is closed
         self.bots: dict[tuple[str, int], CmdBot] = {}
+        self._idle_timers: dict[tuple[str, int], asyncio.TimerHandle] = {}
+        self._closing: set[asyncio.Task[None]] = set()  # idle programs being closed
 
     async def choose(self, game_id: str, game: Game, seat: int, name: str, legal: list[Action], seed: int) -> int:
         """The index in `legal` of the program's move (its first legal action if the answer is unusable)."""
         key = (game_id, seat)
+        timer = self._idle_timers.pop(key, None)
+        if timer is not None:
+            timer.cancel()
         bot = self.bots.get(key)
         if bot is None:
             bot = self.bots[key] = CmdBot(name.removeprefix(PREFIX), game.map, seat, seed,
@@ -60,14 +69,35 @@ class ProgramSeats:
         action = await asyncio.to_thread(bot.choose, view, legal)
         for failure in bot.failures[before:]:
             log.warning("game %s, seat %d (%s): %s", game_id, seat, name, failure)
+        if self.bots.get(key) is bot:
+            self._idle_timers[key] = asyncio.get_running_loop().call_later(self.idle, self._close_idle, key, bot)
         try:
             return legal.index(action)
         except ValueError:
             return 0
 
+    def _close_idle(self, key: tuple[str, int], bot: CmdBot) -> None:
+        """Close a program that has waited `idle` seconds for its next decision (it starts again at that one)."""
+        self._idle_timers.pop(key, None)
+        if self.bots.get(key) is not bot:
+            return
+        del self.bots[key]
+        log.info("game %s, seat %d: program closed after %.0f s without a decision", key[0], key[1], self.idle)
+        task = asyncio.get_running_loop().create_task(asyncio.to_thread(bot.close))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    def _forget(self, keys: list[tuple[str, int]]) -> list[CmdBot]:
+        """Take the programs of `keys` out of the running ones, with their idle timers."""
+        for key in keys:
+            timer = self._idle_timers.pop(key, None)
+            if timer is not None:
+                timer.cancel()
+        return [self.bots.pop(key) for key in keys]
+
     async def end(self, game_id: str, game: Game) -> None:
         """Send the game's programs the end message (final breakdown) and close them."""
-        ended = [self.bots.pop(key) for key in [k for k in self.bots if k[0] == game_id]]
+        ended = self._forget([k for k in self.bots if k[0] == game_id])
         if not ended:
             return
         final = final_score(game).to_json()
@@ -75,6 +105,6 @@ class ProgramSeats:
 
     async def close(self) -> None:
         """Close every program (the server is stopping; an unfinished game starts them again later)."""
-        bots, self.bots = list(self.bots.values()), {}
-        await asyncio.gather(*(asyncio.to_thread(bot.close) for bot in bots))
+        bots = self._forget(list(self.bots))
+        await asyncio.gather(*(asyncio.to_thread(bot.close) for bot in bots), *self._closing, return_exceptions=True)
 

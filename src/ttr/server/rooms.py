@@ -68,7 +68,7 @@ class GameManager:
         self._timers: set[asyncio.TimerHandle] = set()
         self._resumer: asyncio.Task[None] | None = None
         self.stopping = False
-        self.programs = ProgramSeats(config.program_time)  # seats played by programs (`cmd:` bots)
+        self.programs = ProgramSeats(config.program_time, config.program_idle)  # seats played by programs (`cmd:` bots)
         self._endings: set[asyncio.Task[None]] = set()  # programs being sent the end of their game
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
