@@ -199,3 +199,17 @@ def test_page_served(tmp_path: Path) -> None:
         assert c.get("/js/app.js").text == "console.log('hi')"
         assert c.get("/js/../../secret").status_code == 404
         assert c.get("/api/maps").status_code == 200
+
+
+def test_an_unknown_page_gets_the_not_found_page_and_an_unknown_api_path_json() -> None:
+    """A mistyped address in a browser shows a page in the three languages that leads to the lobby; the API
+    keeps answering its unknown paths with its JSON error."""
+    app = create_app(server_config(), store=MemoryStore(), pool=BotPool(1, "thread"))  # the package's page
+    with TestClient(app) as c:
+        for path in ("/game/abc", "/play", "/js/nothing.js"):
+            r = c.get(path)
+            assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+            assert "Page not found" in r.text and "找不到此页面" in r.text and "找不到此頁面" in r.text
+            assert 'href="/"' in r.text
+        error_of(c.get("/api/nothing"), 404, "not_found")
+        assert c.get("/").status_code == 200 and "Page not found" not in c.get("/").text
