@@ -55,6 +55,7 @@ def decode(game: Game, aid: int) -> Action:
 
 
 def _card_tuple(game: Game, colour: int, colour_count: int, wilds: int) -> tuple[tuple[str, int], ...]:
+    """The `Action` card set of `colour_count` cards of `colour` and `wilds` wild cards."""
     names = game.map.card_names
     counts: dict[str, int] = {}
     if colour_count and colour != game.wild:
@@ -80,6 +81,7 @@ def encode(game: Game, action: Action) -> int:
 
 
 def _encode(game: Game, action: Action) -> int:
+    """`encode` with Europe's rule IDs, by kind of action."""
     cat = game.cat
     kind = action.kind
     if kind == "draw_card":
@@ -104,6 +106,7 @@ def _encode(game: Game, action: Action) -> int:
 
 
 def _card_index(game: Game, name: str | None) -> int:
+    """The card index of a card name (`InvalidActionError` if the map has no such card)."""
     try:
         return game.map.card(name or "")
     except MapError as exc:
@@ -128,6 +131,7 @@ def _split_cards(game: Game, action: Action, rule: str) -> tuple[int, int, int]:
 
 
 def _encode_claim(game: Game, action: Action) -> int:
+    """The id of a claim: the route by name, paid in one colour plus wilds, as many cards as spaces."""
     try:
         route = game.map.route(action.route or "")
     except MapError as exc:
@@ -149,6 +153,7 @@ def _encode_claim(game: Game, action: Action) -> int:
 
 
 def _encode_station(game: Game, action: Action) -> int:
+    """The id of a station: the city by name, paid with the seat's next station's cost."""
     try:
         city = game.map.city(action.city or "")
     except MapError as exc:
@@ -169,6 +174,7 @@ def _encode_station(game: Game, action: Action) -> int:
 
 
 def _encode_pay(game: Game, action: Action) -> int:
+    """The id of a tunnel payment: the extra cards in the colour played (or wilds)."""
     colour, colour_count, wilds = _split_cards(game, action, "E-TUN-2")
     if game.phase != TUNNEL:
         raise IllegalActionError("no tunnel payment is due", "E-TUN-2")
@@ -186,6 +192,7 @@ def _encode_pay(game: Game, action: Action) -> int:
 
 
 def _keep_mask(game: Game, names: Sequence[str]) -> int:
+    """The offer positions of the tickets named, as a bit mask (each on offer, none twice)."""
     rule = "E-SETUP-5" if game.phase == CHOOSE_SETUP else "E-TICK-1"
     if game.phase not in (CHOOSE_SETUP, CHOOSE_TICKETS):
         raise IllegalActionError("no tickets are on offer: draw tickets first", "E-TICK-1")

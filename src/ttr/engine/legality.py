@@ -25,6 +25,7 @@ def why_illegal(game: Game, aid: int) -> tuple[str, str] | None:
 
 
 def _why_illegal(game: Game, aid: int) -> tuple[str, str] | None:
+    """`why_illegal` with Europe's rule IDs, phase by phase."""
     cat = game.cat
     if not 0 <= aid < len(cat):
         return ("", f"no action has id {aid}")
@@ -94,6 +95,7 @@ def _why_illegal(game: Game, aid: int) -> tuple[str, str] | None:
 
 
 def _cards_text(game: Game, colour: int, colour_count: int, wilds: int) -> str:
+    """A card set in words: "3 red + 1 locomotive"."""
     names = game.map.card_names
     parts = []
     if colour_count:
@@ -104,6 +106,7 @@ def _cards_text(game: Game, colour: int, colour_count: int, wilds: int) -> str:
 
 
 def _why_claim_illegal(game: Game, aid: int) -> tuple[str, str] | None:
+    """Why a claim id cannot be played now: the route taken, its twin, the trains, a ferry, the cards."""
     cat = game.cat
     r, colour, w = cat.a[aid], cat.b[aid], cat.c[aid]
     p = game.current
@@ -134,6 +137,7 @@ def _why_claim_illegal(game: Game, aid: int) -> tuple[str, str] | None:
 
 
 def _why_station_illegal(game: Game, aid: int) -> tuple[str, str] | None:
+    """Why a station id cannot be played now: none left, the city taken, its cost, the cards."""
     cat = game.cat
     city, colour, w, cost = cat.a[aid], cat.b[aid], cat.c[aid], cat.d[aid]
     p = game.current
