@@ -366,3 +366,24 @@ def test_a_candidate_leaves_the_guide_only_when_clearly_better() -> None:
     assert not gate([1.0, 1.5, 1.0, 1.5])  # steady, but below the margin (2 points)
     assert not gate([5.0, 5.0])  # too few worlds
     assert not gate([20.0, -12.0, 15.0, -10.0])  # a mean of 3.25 within the noise
+
+
+@pytest.mark.parametrize(("map_name", "players", "guide", "own"), [
+    ("europe", 2, "GreedyLongDuel", "DenyingLongDuel"), ("europe", 3, "GreedyLong", "GreedyLong"),
+    ("new_york", 2, "GreedyLong", "GreedyLong")])
+def test_two_seat_europe_games_have_their_own_guide(map_name: str, players: int, guide: str, own: str) -> None:
+    """`duel_styles`: in two-seat Europe games the guide and the seat's own playouts take the knobs fitted to
+    two-player Europe (`GreedyLongDuel`, `DenyingLongDuel`); elsewhere the guide is `GreedyLong`. The guide's
+    move is the candidate the search values at 0."""
+    from ttr.bots import denial, styles
+
+    game_map, game = greedy_main_turn(map_name, players, seed=4, seat=0, after=6)
+    bot = MctsBot(game_map, 0, 1, iterations=20)
+    view, legal = seat_view(game, 0), game.legal_actions()
+    bot.choose(view, legal)
+    guide_class = getattr(styles, guide)
+    assert type(bot.guide) is guide_class
+    assert bot.guide.overhead == (0.8 if guide == "GreedyLongDuel" else 0.4)  # the Europe duel knobs
+    assert bot.last_values[game.encode(guide_class(game_map, 0, 1).choose(view, legal))] == 0.0
+    own_class = getattr(denial, own, None) or getattr(styles, own)
+    assert type(bot.playouts_for(players)[0][0].bots[0]) is own_class

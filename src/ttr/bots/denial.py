@@ -12,7 +12,7 @@ view never has them, so it is for playouts only (`MctsBot.own_playout_style`).
 from __future__ import annotations
 
 from ttr.bots.planning import INF, Board, Options, Plan, dijkstra, distance_without, path_to
-from ttr.bots.styles import GreedyLong
+from ttr.bots.styles import GreedyLong, GreedyLongDuel
 from ttr.engine import Action, Game
 from ttr.maps import GameMap
 
@@ -83,3 +83,10 @@ class DenyingLong(GreedyLong):
                     damage[link] = damage.get(link, 0.0) + min(detour, base + DETOUR_CAP) - base
         self._damage = damage
         return damage
+
+
+class DenyingLongDuel(DenyingLong):
+    """`DenyingLong` on `GreedyLongDuel`'s knobs: the search's own playout policy in two-seat Europe games."""
+
+    name = "denying_long_duel"
+    map_knobs = GreedyLongDuel.map_knobs

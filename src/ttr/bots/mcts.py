@@ -2,8 +2,9 @@
 
 A decision of the `mcts` bot:
 
-1. It asks `GreedyLong` (`ttr.bots.styles`: greedy that values route points more) for its move: the
-   *guide*. Tunnel payments are left to it, as is any decision with a single legal action.
+1. It asks `GreedyLong` (`ttr.bots.styles`: greedy that values route points more; in two-seat Europe games
+   `GreedyLongDuel`, its knobs fitted to them, `duel_styles`) for its move: the *guide*. Tunnel payments
+   are left to it, as is any decision with a single legal action.
 2. It picks a handful of *candidates*, each a first move and the style it goes on in: the guide's move; for
    the second card of a draw, every card it may take (`search_draws`); in a main turn, the blind draw and
    each face-up card (only the blind draw without `search_draws`), a ticket draw, the claims of greedy's
@@ -54,7 +55,7 @@ from typing import Any, ClassVar
 
 from ttr.bots.base import BaseBot
 from ttr.bots.blocking import world_block_damage
-from ttr.bots.denial import DenyingLong
+from ttr.bots.denial import DenyingLong, DenyingLongDuel
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.inference import ClaimReplay, TicketBelief, face_up_picks
 from ttr.bots.mcts_policy import estimate
@@ -62,7 +63,7 @@ from ttr.bots.planning import Board, sort_options
 from ttr.bots.playout import GreedyPlayout
 from ttr.bots.setup_keeps import SetupKeeps
 from ttr.bots.setup_prior import long_held_odds
-from ttr.bots.styles import GreedyLong
+from ttr.bots.styles import GreedyLong, GreedyLongDuel
 from ttr.engine import Action, Game
 from ttr.engine import actions as A
 from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD
@@ -92,6 +93,9 @@ class MctsBot(BaseBot):
     own_playout_seats: ClassVar[dict[str, int]] = {"europe": 2}  # guide's, on these maps up to these seats:
     # `DenyingLong` blocks on each world's tickets; two-player Europe 215 of 300 paired games against 205
     # without it, New York none (docs/bot-experiments.md, sessions 18-19)
+    duel_styles: ClassVar[dict[str, tuple[type[GreedyBot], type[GreedyBot]]]] = {
+        "europe": (GreedyLongDuel, DenyingLongDuel)}  # in two-seat games of these maps: the guide and its own
+    # playout policy instead of the two above (knobs fitted to two-player Europe; docs/bot-experiments.md, session 29)
     opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot,)  # the other seats' policies, by turns per world
     # Other plans tried in main turns, e.g. `ttr.bots.styles.STYLES`. None by default: the search played a
     # style's move in 1 of 169 departures valued, and without them two-player Europe won 137 of 199 paired
@@ -122,7 +126,8 @@ class MctsBot(BaseBot):
             raise ValueError("an mcts bot needs an iteration or time budget")
         if self.iterations is not None and self.iterations < 1:
             raise ValueError("an mcts bot needs at least one iteration")
-        self.guide = self.guide_style(game_map, seat, seed)
+        self.guide: GreedyBot = self.guide_style(game_map, seat, seed)
+        self._seats: int | None = None  # the game's seat count, once seen (`_fit_guide`)
         self.last_iterations = 0  # playouts of the last search
         self.last_values: dict[int, float] = {}  # candidate id -> its mean gain over the guide's move (last search)
         self._playouts: list[list[GreedyPlayout]] = []  # per opponent style, per own style (0: the guide's)
@@ -136,6 +141,7 @@ class MctsBot(BaseBot):
         self.last_values = {}
         if len(legal) == 1:
             return legal[0]
+        self._fit_guide(len(view["players"]))
         guide_action = self.guide.choose(view, legal)
         phase = view["turn"]["phase"]
         if phase == "tunnel_payment" or (phase == "second_card" and not self.search_draws):
@@ -312,12 +318,28 @@ class MctsBot(BaseBot):
                 for other in self.opponent_styles]
         return playouts
 
+    def _duel(self, n: int) -> tuple[type[GreedyBot], type[GreedyBot]] | None:
+        """The guide and own playout policy of `duel_styles` for an `n`-seat game of this map, if any."""
+        return self.duel_styles.get(self.game_map.name) if n == 2 else None
+
+    def _fit_guide(self, n: int) -> None:
+        """At the first decision of an `n`-seat game: the guide of `duel_styles` where it applies."""
+        if self._seats == n:
+            return
+        self._seats = n
+        duel = self._duel(n)
+        style = duel[0] if duel is not None else self.guide_style
+        if type(self.guide) is not style:
+            self.guide = style(self.game_map, self.seat, self.ctx.seed)
+
     def _own_playout_style(self, n: int) -> type[GreedyBot]:
         """Its own seat's policy in the playouts of an `n`-seat game: `own_playout_style` where
-        `own_playout_seats` has it for the map and seats, else the guide's."""
+        `own_playout_seats` has it for the map and seats, else the guide's (the `duel_styles` pair instead in
+        two-seat games of its maps)."""
+        duel = self._duel(n)
         if self.own_playout_style is not None and n <= self.own_playout_seats.get(self.game_map.name, 0):
-            return self.own_playout_style
-        return self.guide_style
+            return duel[1] if duel is not None else self.own_playout_style
+        return duel[0] if duel is not None else self.guide_style
 
     def play_candidate(self, world: Game, key: int, playouts: list[GreedyPlayout]) -> float:
         """The seat's margin over the best other seat after the candidate `key` (a catalogue id, plus the

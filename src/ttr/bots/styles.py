@@ -30,6 +30,22 @@ class GreedyLong(GreedyBot):
     map_knobs: ClassVar[dict[str, dict[str, float]]] = {"new_york": {**NEW_YORK_KNOBS, "draws_tickets": False}}
 
 
+EUROPE_DUEL_KNOBS = {"overhead": 0.8, "points_weight": 0.75, "tunnel_penalty": 0.8, "ferry_penalty": 3.0,
+                     "borrow_cost": 6.0, "train_share": 0.9, "setup_cap": 0.9, "express_weight": 1.5,
+                     "hand_weight": 0.3, "ticket_draw_mine": 0.3, "ticket_draw_others": 0.45, "long_min": 4}
+
+
+class GreedyLongDuel(GreedyLong):
+    """`GreedyLong` with knobs fitted jointly to two-player Europe (`EUROPE_DUEL_KNOBS`): a turn counts for
+    more in its paths, the longest trail and the cards in hand too, and it claims routes of 4 or more for points.
+    It wins 58.7% of two-player Europe games against greedy where `GreedyLong` wins 55.4%, but only 31.7% of
+    four-player ones against three greedy (35.5%), so `mcts` plays it in two-seat Europe games only
+    (`MctsBot.duel_styles`; docs/bot-experiments.md, sessions 28-29)."""
+
+    name = "greedy_long_duel"
+    map_knobs: ClassVar[dict[str, dict[str, float]]] = {**GreedyLong.map_knobs, "europe": EUROPE_DUEL_KNOBS}
+
+
 class GreedyRush(GreedyLong):
     """Plays as if the end were near from the start: no more tickets, and once its plan is paid for it claims
     the route worth most now, to end the game while it leads."""
