@@ -7,7 +7,7 @@ interval, a mean winning score, or the games that finished) and whether it is me
 estimate against the threshold over at least the issue's game count (100 for the search's targets), as
 the issue words it; with `--scale` below 1 the games are fewer and the row says so (`short`).
 
-    scripts/bot_targets.py --only greedy --jobs 2               # greedy's twenty targets, about 2 minutes
+    scripts/bot_targets.py --only greedy --jobs 2               # greedy's ten targets, about 40 seconds
     scripts/bot_targets.py --only mcts-2p-new_york --jobs 2     # one search target, about 10 minutes
     scripts/bot_targets.py --jobs 2                             # everything: about 1.5 hours on 2 cores
 
