@@ -96,19 +96,19 @@ def run(target: Target, scale: float, seed: int, jobs: int, cache: dict[Any, dic
     key = (target.map_name, target.players, target.bots, games, seed + target.seed_offset)
     started = time.monotonic()
     short = games < target.games
+    value: float | None = None
     if key not in cache:
         config = TournamentConfig(target.map_name, target.players, target.bots, games, seed=seed + target.seed_offset,
                                   jobs=jobs)
         try:
             cache[key] = run_tournament(config)
         except Exception as exc:  # an illegal move or a game that does not end: the target is not met
-            return {"target": target.name, "text": target.text, "games": games, "measured": f"stopped: {exc}",
-                    "value": None, "threshold": target.threshold, "met": False, "short": short,
-                    "seconds": round(time.monotonic() - started, 1)}
-    value, text = measure(target, cache[key])
+            text = f"stopped: {exc}"
+    if key in cache:
+        value, text = measure(target, cache[key])
     return {"target": target.name, "text": target.text, "games": games, "measured": text, "value": value,
-            "threshold": target.threshold, "met": value >= target.threshold and not short, "short": short,
-            "seconds": round(time.monotonic() - started, 1)}
+            "threshold": target.threshold, "met": value is not None and value >= target.threshold and not short,
+            "short": short, "seconds": round(time.monotonic() - started, 1)}
 
 
 def main(argv: list[str] | None = None) -> int:
