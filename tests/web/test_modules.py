@@ -165,3 +165,16 @@ def test_claimed_routes_stand_out_from_unclaimed_ones(page: Any, server: Served)
     page.locator("#board").screenshot(path=str(ARTIFACTS / "claimed-routes.png"))
     page.set_viewport_size({"width": 390, "height": 844})  # a phone: the same board, smaller
     page.locator("#board").screenshot(path=str(ARTIFACTS / "claimed-routes-phone.png"))
+
+
+def test_card_sets_cheapest_first(page: Any, server: Served) -> None:
+    """The claim dialog and tunnel panel offer card sets fewest wild cards first, then fewest cards."""
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    got = page.evaluate("""async () => {
+        const c = await import('/js/cards.js');
+        const sets = [{red: 2, locomotive: 2}, {locomotive: 4}, {red: 3, locomotive: 1}, {red: 4}, {red: 3}];
+        const entries = sets.map((cards, id) => ({id, action: {action: "claim_route", cards}}));
+        return entries.sort(c.byCost("locomotive")).map((e) => e.id);
+    }""")
+    assert got == [4, 3, 2, 0, 1]

@@ -14,3 +14,13 @@ export function cardChip(card, letters, count = null, extra = {}) {
   return h("span", { class: "chip", dataset: { card }, title: label, ...extra }, swatch,
     h("span", { class: "chip-name" }, colorName(card)), count === null ? null : h("span", { class: "chip-count" }, `×${count}`));
 }
+
+function wildCount(action, wild) {
+  return (action.cards && action.cards[wild]) || 0;
+}
+
+/** Card-set choices (legal entries with `action.cards`), cheapest first: fewest wild cards, then fewest cards. */
+export function byCost(wild) {
+  return (x, y) => wildCount(x.action, wild) - wildCount(y.action, wild)
+    || Object.values(x.action.cards || {}).reduce((a, b) => a + b, 0) - Object.values(y.action.cards || {}).reduce((a, b) => a + b, 0);
+}

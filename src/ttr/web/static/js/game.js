@@ -1,13 +1,17 @@
-// A game: the board, your hand and tickets, every action by clicking, the log, hints, the end.
+// A game: the board, the turn line and what just happened, the connection, and every panel kept up to date
+// (the side panels: game_panels.js; the action panel: game_actions.js; the claim, station and confirm
+// dialogs: game_dialogs.js).
 import { api, mapBundle, saveSeat } from "./api.js";
 import { Board } from "./board.js";
-import { cardChip } from "./cards.js";
-import { colorLetters, playerStyle } from "./colors.js";
+import { byCost } from "./cards.js";
+import { colorLetters } from "./colors.js";
 import { h, clear, announce } from "./dom.js";
-import { t, city, levelLabel, pairName, translateDom } from "./i18n.js";
-import { ticketPath } from "./graph.js";
+import { t, translateDom } from "./i18n.js";
 import { actionText, cardsText, logText, reasonText } from "./words.js";
 import { renderFinal, expressPaths } from "./final.js";
+import { renderDraw, renderHand, renderLog, renderPlayers, renderTickets } from "./game_panels.js";
+import { renderAction } from "./game_actions.js";
+import { confirmMove, openClaim, openStation } from "./game_dialogs.js";
 
 const CONFIRM_KEY = "ttr.confirm";
 
@@ -17,15 +21,6 @@ export async function showGame(main, { game, seat, token }) {
   const view = new GameView(main, summary, bundle, seat, token);
   view.connect();
   return view;
-}
-
-/** Cheapest first: fewest wild cards, then fewest cards. */
-function wildCount(action, wild) {
-  return (action.cards && action.cards[wild]) || 0;
-}
-function byCost(wild) {
-  return (x, y) => wildCount(x.action, wild) - wildCount(y.action, wild)
-    || Object.values(x.action.cards || {}).reduce((a, b) => a + b, 0) - Object.values(y.action.cards || {}).reduce((a, b) => a + b, 0);
 }
 
 class GameView {
@@ -158,7 +153,7 @@ class GameView {
     } else if (msg.type === "seats") {
       if (this.state) {
         this.state.seats = msg.seats || this.state.seats;
-        this.renderPlayers();
+        renderPlayers(this);
       }
     } else if (msg.type === "hint") {
       if (this.state && msg.version !== undefined && msg.version !== this.state.version) return; // for an older state
@@ -198,7 +193,7 @@ class GameView {
       this.renderControlsDisabled();
     };
     if (document.getElementById("confirm-toggle").checked) {
-      const ask = () => this.confirm(actionText(entry.action), go);
+      const ask = () => confirmMove(this, actionText(entry.action), go);
       ask();
       this.reopen = ask;
     }
@@ -361,12 +356,12 @@ class GameView {
     this.finalRoundBox.textContent = !left ? "" : left === 1 ? t("game.final_turn") : t("game.final_round", { n: left });
     this.renderBoard();
     this.renderRouteList();
-    this.renderAction();
-    this.renderPlayers();
-    this.renderDraw();
-    this.renderHand();
-    this.renderTickets();
-    this.renderLog();
+    renderAction(this);
+    renderPlayers(this);
+    renderDraw(this);
+    renderHand(this);
+    renderTickets(this);
+    renderLog(this);
     this.renderFinal();
     this.renderHint();
     if (this.seat !== null) this.hintButton.disabled = !this.myTurn();
@@ -399,192 +394,11 @@ class GameView {
     const list = h("ul", { class: "claim-list" });
     for (const [index, options] of groups) {
       list.append(h("li", {}, h("button", { type: "button", "data-act": "claim", dataset: { route: this.board.routes[index].name },
-        onclick: () => this.openClaim(index) }, this.board.describe(index), " · ", cardsText(options[0].action.cards))));
+        onclick: () => openClaim(this, index) }, this.board.describe(index), " · ", cardsText(options[0].action.cards))));
     }
     this.routeList.append(list);
     // a seat always has the line (with its count), so that the panels below do not move up and down
     this.routeList.hidden = groups.size === 0 && this.seat === null;
-  }
-
-  renderAction() {
-    const box = clear(this.actionBox);
-    box.hidden = true;
-    if (!this.myTurn()) return;
-    const phase = this.state.view.turn.phase;
-    if (phase === "choose_tickets") {
-      box.hidden = false;
-      this.renderTicketChoice(box);
-    } else if (phase === "tunnel_payment") {
-      box.hidden = false;
-      this.renderTunnel(box);
-    } else if (this.legalOf("pass").length) {
-      box.hidden = false;
-      const entry = this.legalOf("pass")[0];
-      box.append(h("p", {}, t("game.only_pass")), h("button", { type: "button", "data-act": "pass", id: "pass-button", onclick: () => this.send(entry) }, t("act.pass")));
-    }
-  }
-
-  renderTicketChoice(box) {
-    const offered = this.state.view.turn.tickets_offered || [];
-    const keeps = this.legalOf("keep_tickets");
-    const key = (list) => list.slice().sort().join("|");
-    const byKey = new Map(keeps.map((k) => [key(k.action.tickets), k]));
-    const minKeep = Math.min(...keeps.map((k) => k.action.tickets.length));
-    box.append(h("h2", { id: "choose-h" }, t("tickets.choose")), h("p", {}, t("tickets.keep_min", { n: minKeep })));
-    const boxes = [];
-    const list = h("ul", { class: "ticket-offer", "aria-labelledby": "choose-h" });
-    const keepButton = h("button", { type: "button", class: "primary", id: "keep-tickets", "data-act": "keep" }, t("tickets.keep"));
-    const update = () => {
-      const chosen = offered.filter((_, i) => boxes[i].checked);
-      const entry = byKey.get(key(chosen));
-      keepButton.disabled = !entry || this.pending;
-      keepButton.onclick = entry ? () => this.send(entry) : null;
-    };
-    offered.forEach((name, i) => {
-      const cb = h("input", { type: "checkbox", id: `offer-${i}`, checked: true, dataset: { ticket: name }, onchange: update });
-      boxes.push(cb);
-      const pts = this.points.get(name);
-      list.append(h("li", {}, h("label", { for: `offer-${i}` }, cb, " ", pairName(name), pts !== undefined ? h("span", { class: "points" }, t("tickets.points", { n: pts })) : null)));
-    });
-    box.append(list, keepButton);
-    update();
-  }
-
-  renderTunnel(box) {
-    const turn = this.state.view.turn;
-    const pays = this.legalOf("pay_tunnel").sort(byCost(this.wild));
-    const abandon = this.legalOf("abandon_tunnel")[0];
-    box.append(h("h2", {}, t("tunnel.title", { route: pairName(turn.tunnel_route || "") })),
-      h("p", { class: "reveal", id: "tunnel-reveal" }, t("tunnel.revealed"), " ",
-        (turn.tunnel_reveal || []).map((c) => cardChip(c, this.letters))),
-      h("p", { id: "tunnel-extra" }, t("tunnel.extra", { n: turn.tunnel_extra ?? "?" })));
-    const row = h("div", { class: "row" });
-    pays.forEach((entry, i) => row.append(h("button", { type: "button", class: i === 0 ? "primary" : "", "data-act": "pay",
-      onclick: () => this.send(entry) }, t("tunnel.pay", { cards: cardsText(entry.action.cards) }))));
-    if (!pays.length) row.append(h("p", {}, t("tunnel.cannot_pay")));
-    if (abandon) row.append(h("button", { type: "button", id: "abandon-tunnel", "data-act": "abandon", onclick: () => this.send(abandon) }, t("tunnel.give_up")));
-    box.append(row);
-  }
-
-  renderPlayers() {
-    const v = this.state.view;
-    const box = clear(this.playersBox);
-    box.append(h("h2", {}, t("game.players")));
-    const rules = this.mapData.rules || {};
-    const stationsOn = rules.stations !== 0;
-    const piecesAreTaxis = rules.piece_name === "taxis";
-    const table = h("table", { class: "players" },
-      h("thead", {}, h("tr", {}, ["game.player", "game.score", "game.trains", stationsOn ? "game.stations" : null, "game.cards", "game.tickets"]
-        .filter(Boolean).map((k) => h("th", { scope: "col" }, k === "game.trains" && piecesAreTaxis ? t("game.taxis") : t(k))))));
-    const body = h("tbody");
-    v.players.forEach((p, i) => {
-      const style = playerStyle(i);
-      const seatInfo = this.state.seats[i] || {};
-      const isTurn = v.turn && v.turn.player === i;
-      const handSize = p.hand ? Object.values(p.hand).reduce((a, b) => a + b, 0) : p.hand_size;
-      const tickets = p.tickets ? p.tickets.length : p.ticket_count;
-      const marker = h("span", { class: "player-mark", "aria-hidden": "true" }, style.symbol);
-      marker.style.background = style.fill;
-      marker.style.color = i === 3 ? "#111" : "#fff";
-      body.append(h("tr", { class: isTurn ? "current" : "", dataset: { seat: i } },
-        h("th", { scope: "row" }, marker, " ", p.name,
-          i === this.seat ? h("span", { class: "tag" }, t("game.you")) : null,
-          seatInfo.type === "bot" ? h("span", { class: "tag" }, levelLabel(seatInfo.level)) : null,
-          seatInfo.type === "human" && !seatInfo.connected && i !== this.seat ? h("span", { class: "tag off" }, t("game.away")) : null,
-          isTurn ? h("span", { class: "visually-hidden" }, t("game.their_turn")) : null),
-        h("td", { class: "score" }, p.score), h("td", {}, p.trains), stationsOn ? h("td", {}, p.stations) : null,
-        h("td", {}, handSize), h("td", {}, tickets)));
-    });
-    table.append(body);
-    box.append(h("div", { class: "table-scroll" }, table));
-  }
-
-  renderDraw() {
-    const v = this.state.view;
-    const box = clear(this.drawBox);
-    box.append(h("h2", {}, t("game.draw")));
-    const faceUp = new Map(this.legalOf("draw_card").filter((l) => l.action.from === "face_up").map((l) => [l.action.card, l]));
-    const row = h("div", { class: "face-up", role: "group", "aria-label": t("game.face_up") });
-    v.face_up.forEach((card, i) => {
-      if (!card) {
-        row.append(h("span", { class: "slot empty" }, t("game.empty_slot")));
-        return;
-      }
-      const entry = faceUp.get(card);
-      row.append(h("button", { type: "button", class: "slot", "data-act": "face-up", dataset: { card, slot: i }, disabled: !entry || this.pending,
-        "aria-label": t("act.draw_face_up", { card: t(`color.${card}`) }), onclick: () => entry && this.send(entry) }, cardChip(card, this.letters)));
-    });
-    const deck = this.legalOf("draw_card").find((l) => l.action.from === "deck");
-    const tickets = this.legalOf("draw_tickets")[0];
-    const stations = this.stationsByCity();
-    box.append(row, h("div", { class: "row" },
-      h("button", { type: "button", id: "draw-deck", "data-act": "deck", disabled: !deck || this.pending, onclick: () => deck && this.send(deck) },
-        t("game.deck", { n: v.deck_size })),
-      h("button", { type: "button", id: "draw-tickets", "data-act": "tickets", disabled: !tickets || this.pending, onclick: () => tickets && this.send(tickets) },
-        t("game.draw_tickets", { n: v.ticket_deck_size })),
-      this.mapData.rules && this.mapData.rules.stations === 0 ? null
-        : h("button", { type: "button", id: "build-station", "data-act": "station", disabled: !stations.size || this.pending, onclick: () => this.openStation(null) },
-          t("game.build_station"))),
-      h("p", { class: "note" }, t("game.discard", { n: v.discard_size })));
-  }
-
-  renderHand() {
-    const box = clear(this.handBox);
-    box.hidden = this.seat === null;
-    if (this.seat === null) return;
-    const hand = this.state.view.players[this.seat].hand || {};
-    box.append(h("h2", {}, t("game.hand")));
-    const list = h("ul", { class: "hand", id: "hand-cards" });
-    for (const card of [...this.colors, this.wild]) {
-      if (hand[card]) list.append(h("li", {}, cardChip(card, this.letters, hand[card])));
-    }
-    if (!list.children.length) list.append(h("li", {}, t("cards.none")));
-    box.append(list);
-  }
-
-  renderTickets() {
-    const box = clear(this.ticketsBox);
-    box.hidden = this.seat === null;
-    if (this.seat === null) return;
-    const tickets = this.state.view.players[this.seat].tickets || [];
-    const routes = this.ownRoutes(this.seat);
-    // once the game is over, the final scoring says which tickets were completed (stations' borrowed routes
-    // included) and the others have failed; until then, a ticket is done when its own routes join it
-    const final = this.state.view.final ? this.state.view.final.players[this.seat] : null;
-    box.append(h("h2", {}, t("game.your_tickets")));
-    const list = h("ul", { class: "tickets", id: "ticket-list" });
-    for (const name of tickets) {
-      const path = ticketPath(name, routes);
-      const done = final ? final.tickets_completed.includes(name) : path !== null;
-      const failed = final !== null && !done;
-      const pts = this.points.get(name);
-      const show = () => {
-        this.pathHighlight = new Set((path || []).map((r) => r.index));
-        this.renderBoard();
-      };
-      const hide = () => {
-        this.pathHighlight = null;
-        this.renderBoard();
-      };
-      list.append(h("li", { class: done ? "done" : failed ? "failed" : "open", tabindex: 0,
-        dataset: { ticket: name, done: done ? "1" : "0" },
-        onmouseenter: show, onfocus: show, onmouseleave: hide, onblur: hide },
-        h("span", { class: "mark", "aria-hidden": "true" }, done ? "✔" : failed ? "✘" : "○"), " ", pairName(name),
-        pts !== undefined ? h("span", { class: "points" }, t("tickets.points", { n: pts })) : null, " ",
-        h("span", { class: "state" }, done ? t("tickets.done") : failed ? t("tickets.failed") : t("tickets.not_yet"))));
-    }
-    if (!tickets.length) list.append(h("li", {}, t("tickets.none")));
-    box.append(list);
-  }
-
-  renderLog() {
-    const box = clear(this.logBox);
-    box.append(h("h2", {}, t("game.log")));
-    const names = this.names();
-    const list = h("ol", { class: "log", id: "log-list" });
-    for (const entry of this.state.view.log || []) list.append(h("li", {}, logText(entry, names)));
-    box.append(list);
-    list.scrollTop = list.scrollHeight;
   }
 
   renderFinal() {
@@ -611,90 +425,17 @@ class GameView {
     }
   }
 
-  // ---- dialogs ----
+  // ---- board clicks ----
   onRoute(index) {
     if (!this.myTurn()) return;
     const groups = this.claimsByRoute();
-    if (groups.has(index)) this.openClaim(index);
+    if (groups.has(index)) openClaim(this, index);
   }
 
   onCity(name) {
     if (!this.myTurn()) return;
-    if (this.stationsByCity().has(name)) this.openStation(name);
+    if (this.stationsByCity().has(name)) openStation(this, name);
   }
 
-  openDialog(title, content, buttons) {
-    const dlg = clear(this.dialog);
-    dlg.append(h("h2", { id: "dialog-title" }, title), content, h("div", { class: "row" }, buttons));
-    dlg.setAttribute("aria-labelledby", "dialog-title");
-    if (!dlg.open) dlg.showModal();
-    const first = dlg.querySelector("input:checked, button.primary, button");
-    if (first) first.focus();
-  }
-
-  closeDialog() {
-    if (this.dialog.open) this.dialog.close();
-  }
-
-  /** Card-set choice as radio buttons, the first (cheapest) checked. */
-  optionList(options, name) {
-    const list = h("ul", { class: "options", role: "radiogroup" });
-    options.forEach((entry, i) => {
-      const id = `${name}-${i}`;
-      list.append(h("li", {}, h("label", { for: id },
-        h("input", { type: "radio", name, id, value: String(i), checked: i === 0 }), " ",
-        Object.entries(entry.action.cards).map(([c, n]) => cardChip(c, this.letters, n)))));
-    });
-    return list;
-  }
-
-  openClaim(index) {
-    const options = this.claimsByRoute().get(index);
-    if (!options) return;
-    this.reopen = () => this.openClaim(index);
-    const r = this.board.routes[index];
-    const content = h("div", {}, h("p", {}, this.board.describe(index)),
-      r.tunnel ? h("p", { class: "note" }, t("claim.tunnel_note")) : null,
-      h("p", {}, t("claim.choose")), this.optionList(options, "claim-option"));
-    this.openDialog(t("claim.title", { route: pairName(r.name) }), content, [
-      h("button", { type: "button", class: "primary", id: "claim-confirm", onclick: () => {
-        const chosen = this.dialog.querySelector("input[name=claim-option]:checked");
-        this.closeDialog();
-        this.send(options[Number(chosen ? chosen.value : 0)]);
-      } }, t("claim.do")),
-      h("button", { type: "button", onclick: () => this.closeDialog() }, t("dialog.cancel")),
-    ]);
-  }
-
-  openStation(cityName) {
-    const groups = this.stationsByCity();
-    if (!groups.size) return;
-    this.reopen = () => this.openStation(cityName);
-    const cities = [...groups.keys()].sort((a, b) => city(a).localeCompare(city(b)));
-    let chosenCity = cityName && groups.has(cityName) ? cityName : cities[0];
-    const optionsBox = h("div");
-    const fill = () => clear(optionsBox).append(this.optionList(groups.get(chosenCity), "station-option"));
-    const select = h("select", { id: "station-city", onchange: (ev) => { chosenCity = ev.target.value; fill(); } },
-      cities.map((c) => h("option", { value: c, selected: c === chosenCity }, city(c))));
-    fill();
-    const content = h("div", {}, h("p", {}, t("station.note")),
-      h("label", { class: "field" }, h("span", {}, t("station.city")), select), optionsBox);
-    this.openDialog(t("station.title"), content, [
-      h("button", { type: "button", class: "primary", id: "station-confirm", onclick: () => {
-        const chosen = this.dialog.querySelector("input[name=station-option]:checked");
-        const entry = groups.get(chosenCity)[Number(chosen ? chosen.value : 0)];
-        this.closeDialog();
-        this.send(entry);
-      } }, t("station.do")),
-      h("button", { type: "button", onclick: () => this.closeDialog() }, t("dialog.cancel")),
-    ]);
-  }
-
-  confirm(text, go) {
-    this.openDialog(t("confirm.title"), h("p", {}, text), [
-      h("button", { type: "button", class: "primary", id: "confirm-yes", onclick: () => { this.closeDialog(); go(); } }, t("confirm.yes")),
-      h("button", { type: "button", onclick: () => this.closeDialog() }, t("dialog.cancel")),
-    ]);
-  }
 }
 

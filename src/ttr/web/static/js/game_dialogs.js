@@ -1,0 +1,82 @@
+// The dialogs of a game: claim a route, build a station, confirm a move. Each names the card sets it may
+// be paid with, the cheapest preselected, and sends the chosen action through `gv` (the page's GameView).
+import { cardChip } from "./cards.js";
+import { h, clear } from "./dom.js";
+import { t, city, pairName } from "./i18n.js";
+
+function openDialog(gv, title, content, buttons) {
+  const dlg = clear(gv.dialog);
+  dlg.append(h("h2", { id: "dialog-title" }, title), content, h("div", { class: "row" }, buttons));
+  dlg.setAttribute("aria-labelledby", "dialog-title");
+  if (!dlg.open) dlg.showModal();
+  const first = dlg.querySelector("input:checked, button.primary, button");
+  if (first) first.focus();
+}
+
+function closeDialog(gv) {
+  if (gv.dialog.open) gv.dialog.close();
+}
+
+/** Card-set choice as radio buttons, the first (cheapest) checked. */
+function optionList(gv, options, name) {
+  const list = h("ul", { class: "options", role: "radiogroup" });
+  options.forEach((entry, i) => {
+    const id = `${name}-${i}`;
+    list.append(h("li", {}, h("label", { for: id },
+      h("input", { type: "radio", name, id, value: String(i), checked: i === 0 }), " ",
+      Object.entries(entry.action.cards).map(([c, n]) => cardChip(c, gv.letters, n)))));
+  });
+  return list;
+}
+
+/** The claim dialog for route `index`: the card sets that pay for it, the cheapest checked. */
+export function openClaim(gv, index) {
+  const options = gv.claimsByRoute().get(index);
+  if (!options) return;
+  gv.reopen = () => openClaim(gv, index);
+  const r = gv.board.routes[index];
+  const content = h("div", {}, h("p", {}, gv.board.describe(index)),
+    r.tunnel ? h("p", { class: "note" }, t("claim.tunnel_note")) : null,
+    h("p", {}, t("claim.choose")), optionList(gv, options, "claim-option"));
+  openDialog(gv, t("claim.title", { route: pairName(r.name) }), content, [
+    h("button", { type: "button", class: "primary", id: "claim-confirm", onclick: () => {
+      const chosen = gv.dialog.querySelector("input[name=claim-option]:checked");
+      closeDialog(gv);
+      gv.send(options[Number(chosen ? chosen.value : 0)]);
+    } }, t("claim.do")),
+    h("button", { type: "button", onclick: () => closeDialog(gv) }, t("dialog.cancel")),
+  ]);
+}
+
+/** The station dialog: a city (`cityName`, else the first) and the card sets that build there. */
+export function openStation(gv, cityName) {
+  const groups = gv.stationsByCity();
+  if (!groups.size) return;
+  gv.reopen = () => openStation(gv, cityName);
+  const cities = [...groups.keys()].sort((a, b) => city(a).localeCompare(city(b)));
+  let chosenCity = cityName && groups.has(cityName) ? cityName : cities[0];
+  const optionsBox = h("div");
+  const fill = () => clear(optionsBox).append(optionList(gv, groups.get(chosenCity), "station-option"));
+  const select = h("select", { id: "station-city", onchange: (ev) => { chosenCity = ev.target.value; fill(); } },
+    cities.map((c) => h("option", { value: c, selected: c === chosenCity }, city(c))));
+  fill();
+  const content = h("div", {}, h("p", {}, t("station.note")),
+    h("label", { class: "field" }, h("span", {}, t("station.city")), select), optionsBox);
+  openDialog(gv, t("station.title"), content, [
+    h("button", { type: "button", class: "primary", id: "station-confirm", onclick: () => {
+      const chosen = gv.dialog.querySelector("input[name=station-option]:checked");
+      const entry = groups.get(chosenCity)[Number(chosen ? chosen.value : 0)];
+      closeDialog(gv);
+      gv.send(entry);
+    } }, t("station.do")),
+    h("button", { type: "button", onclick: () => closeDialog(gv) }, t("dialog.cancel")),
+  ]);
+}
+
+/** Ask before sending a move ("Confirm each move"); `go` sends it. */
+export function confirmMove(gv, text, go) {
+  openDialog(gv, t("confirm.title"), h("p", {}, text), [
+    h("button", { type: "button", class: "primary", id: "confirm-yes", onclick: () => { closeDialog(gv); go(); } }, t("confirm.yes")),
+    h("button", { type: "button", onclick: () => closeDialog(gv) }, t("dialog.cancel")),
+  ]);
+}

@@ -1,0 +1,135 @@
+// The side panels of a game: the players, the draw (face-up cards, deck, tickets, station), your hand,
+// your tickets and the log. Each function draws one panel of `gv` (the page's GameView) anew.
+import { cardChip } from "./cards.js";
+import { playerStyle } from "./colors.js";
+import { h, clear } from "./dom.js";
+import { t, levelLabel, pairName } from "./i18n.js";
+import { ticketPath } from "./graph.js";
+import { logText } from "./words.js";
+import { openStation } from "./game_dialogs.js";
+
+/** The players table: score, trains (taxis), stations, cards and tickets per seat, whose turn it is. */
+export function renderPlayers(gv) {
+  const v = gv.state.view;
+  const box = clear(gv.playersBox);
+  box.append(h("h2", {}, t("game.players")));
+  const rules = gv.mapData.rules || {};
+  const stationsOn = rules.stations !== 0;
+  const piecesAreTaxis = rules.piece_name === "taxis";
+  const table = h("table", { class: "players" },
+    h("thead", {}, h("tr", {}, ["game.player", "game.score", "game.trains", stationsOn ? "game.stations" : null, "game.cards", "game.tickets"]
+      .filter(Boolean).map((k) => h("th", { scope: "col" }, k === "game.trains" && piecesAreTaxis ? t("game.taxis") : t(k))))));
+  const body = h("tbody");
+  v.players.forEach((p, i) => {
+    const style = playerStyle(i);
+    const seatInfo = gv.state.seats[i] || {};
+    const isTurn = v.turn && v.turn.player === i;
+    const handSize = p.hand ? Object.values(p.hand).reduce((a, b) => a + b, 0) : p.hand_size;
+    const tickets = p.tickets ? p.tickets.length : p.ticket_count;
+    const marker = h("span", { class: "player-mark", "aria-hidden": "true" }, style.symbol);
+    marker.style.background = style.fill;
+    marker.style.color = i === 3 ? "#111" : "#fff";
+    body.append(h("tr", { class: isTurn ? "current" : "", dataset: { seat: i } },
+      h("th", { scope: "row" }, marker, " ", p.name,
+        i === gv.seat ? h("span", { class: "tag" }, t("game.you")) : null,
+        seatInfo.type === "bot" ? h("span", { class: "tag" }, levelLabel(seatInfo.level)) : null,
+        seatInfo.type === "human" && !seatInfo.connected && i !== gv.seat ? h("span", { class: "tag off" }, t("game.away")) : null,
+        isTurn ? h("span", { class: "visually-hidden" }, t("game.their_turn")) : null),
+      h("td", { class: "score" }, p.score), h("td", {}, p.trains), stationsOn ? h("td", {}, p.stations) : null,
+      h("td", {}, handSize), h("td", {}, tickets)));
+  });
+  table.append(body);
+  box.append(h("div", { class: "table-scroll" }, table));
+}
+
+/** Face-up cards, the deck, the ticket draw and the station button, each enabled only when legal. */
+export function renderDraw(gv) {
+  const v = gv.state.view;
+  const box = clear(gv.drawBox);
+  box.append(h("h2", {}, t("game.draw")));
+  const faceUp = new Map(gv.legalOf("draw_card").filter((l) => l.action.from === "face_up").map((l) => [l.action.card, l]));
+  const row = h("div", { class: "face-up", role: "group", "aria-label": t("game.face_up") });
+  v.face_up.forEach((card, i) => {
+    if (!card) {
+      row.append(h("span", { class: "slot empty" }, t("game.empty_slot")));
+      return;
+    }
+    const entry = faceUp.get(card);
+    row.append(h("button", { type: "button", class: "slot", "data-act": "face-up", dataset: { card, slot: i }, disabled: !entry || gv.pending,
+      "aria-label": t("act.draw_face_up", { card: t(`color.${card}`) }), onclick: () => entry && gv.send(entry) }, cardChip(card, gv.letters)));
+  });
+  const deck = gv.legalOf("draw_card").find((l) => l.action.from === "deck");
+  const tickets = gv.legalOf("draw_tickets")[0];
+  const stations = gv.stationsByCity();
+  box.append(row, h("div", { class: "row" },
+    h("button", { type: "button", id: "draw-deck", "data-act": "deck", disabled: !deck || gv.pending, onclick: () => deck && gv.send(deck) },
+      t("game.deck", { n: v.deck_size })),
+    h("button", { type: "button", id: "draw-tickets", "data-act": "tickets", disabled: !tickets || gv.pending, onclick: () => tickets && gv.send(tickets) },
+      t("game.draw_tickets", { n: v.ticket_deck_size })),
+    gv.mapData.rules && gv.mapData.rules.stations === 0 ? null
+      : h("button", { type: "button", id: "build-station", "data-act": "station", disabled: !stations.size || gv.pending, onclick: () => openStation(gv, null) },
+        t("game.build_station"))),
+    h("p", { class: "note" }, t("game.discard", { n: v.discard_size })));
+}
+
+/** The seat's cards (hidden for a spectator). */
+export function renderHand(gv) {
+  const box = clear(gv.handBox);
+  box.hidden = gv.seat === null;
+  if (gv.seat === null) return;
+  const hand = gv.state.view.players[gv.seat].hand || {};
+  box.append(h("h2", {}, t("game.hand")));
+  const list = h("ul", { class: "hand", id: "hand-cards" });
+  for (const card of [...gv.colors, gv.wild]) {
+    if (hand[card]) list.append(h("li", {}, cardChip(card, gv.letters, hand[card])));
+  }
+  if (!list.children.length) list.append(h("li", {}, t("cards.none")));
+  box.append(list);
+}
+
+/** The seat's tickets, each done, failed or not yet; hovering or focusing one outlines its path. */
+export function renderTickets(gv) {
+  const box = clear(gv.ticketsBox);
+  box.hidden = gv.seat === null;
+  if (gv.seat === null) return;
+  const tickets = gv.state.view.players[gv.seat].tickets || [];
+  const routes = gv.ownRoutes(gv.seat);
+  // once the game is over, the final scoring says which tickets were completed (stations' borrowed routes
+  // included) and the others have failed; until then, a ticket is done when its own routes join it
+  const final = gv.state.view.final ? gv.state.view.final.players[gv.seat] : null;
+  box.append(h("h2", {}, t("game.your_tickets")));
+  const list = h("ul", { class: "tickets", id: "ticket-list" });
+  for (const name of tickets) {
+    const path = ticketPath(name, routes);
+    const done = final ? final.tickets_completed.includes(name) : path !== null;
+    const failed = final !== null && !done;
+    const pts = gv.points.get(name);
+    const show = () => {
+      gv.pathHighlight = new Set((path || []).map((r) => r.index));
+      gv.renderBoard();
+    };
+    const hide = () => {
+      gv.pathHighlight = null;
+      gv.renderBoard();
+    };
+    list.append(h("li", { class: done ? "done" : failed ? "failed" : "open", tabindex: 0,
+      dataset: { ticket: name, done: done ? "1" : "0" },
+      onmouseenter: show, onfocus: show, onmouseleave: hide, onblur: hide },
+      h("span", { class: "mark", "aria-hidden": "true" }, done ? "✔" : failed ? "✘" : "○"), " ", pairName(name),
+      pts !== undefined ? h("span", { class: "points" }, t("tickets.points", { n: pts })) : null, " ",
+      h("span", { class: "state" }, done ? t("tickets.done") : failed ? t("tickets.failed") : t("tickets.not_yet"))));
+  }
+  if (!tickets.length) list.append(h("li", {}, t("tickets.none")));
+  box.append(list);
+}
+
+/** The game log in words, scrolled to the latest entry. */
+export function renderLog(gv) {
+  const box = clear(gv.logBox);
+  box.append(h("h2", {}, t("game.log")));
+  const names = gv.names();
+  const list = h("ol", { class: "log", id: "log-list" });
+  for (const entry of gv.state.view.log || []) list.append(h("li", {}, logText(entry, names)));
+  box.append(list);
+  list.scrollTop = list.scrollHeight;
+}
