@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ttr.engine import Game
@@ -49,10 +50,20 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
+def _whole(text: str, digits: int = 18) -> int | None:
+    """`text` as a whole number if it is ASCII digits worth at most `digits` digits (leading zeros aside),
+    else None: `int()` of a long enough digit string raises, and other scripts' digits are not numbers here."""
+    if not text or not text.isascii() or not text.isdecimal() or len(text.lstrip("0")) > digits:
+        return None
+    return int(text)
+
+
 async def _read_body(request: Request) -> Any:
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdecimal() and int(declared) > MAX_BODY:
-        raise ApiError(413, "too_large", f"the body is {declared} bytes; at most {MAX_BODY}")
+    if declared is not None and declared.isascii() and declared.isdecimal():
+        size = _whole(declared)
+        if size is None or size > MAX_BODY:
+            raise ApiError(413, "too_large", f"the body is {declared[:20]} bytes; at most {MAX_BODY}")
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
@@ -92,6 +103,18 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return _error(exc.status, exc.code, exc.message)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def no_route(request: Request, exc: StarletteHTTPException) -> Response:
+        """What no route takes (a path with a line break, a method such as OPTIONS): under /api/ the API's
+        `not_found` error, elsewhere the not-found page, never the framework's own `{"detail": ...}`."""
+        path = request.url.path
+        if path == "/api" or path.startswith("/api/"):
+            return _error(404, "not_found", f"no API path {request.method} {path[:60]!r}")
+        page = static_dir / "404.html"
+        if page.is_file():
+            return FileResponse(page, status_code=404, media_type="text/html")
+        return _error(exc.status_code, "not_found", f"nothing at {path[:60]!r}")
+
     # ------------------------------------------------------------------ maps and bots
 
     @app.get("/api/maps")
@@ -128,9 +151,10 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
 
     @app.get("/api/games")
     async def get_games(limit: str = "50") -> list[dict[str, Any]]:
-        if not limit.isdecimal() or not 1 <= int(limit) <= 500:
+        count = _whole(limit)
+        if count is None or not 1 <= count <= 500:
             raise ApiError(400, "malformed", "'limit' must be a whole number from 1 to 500")
-        return await manager.list_summaries(int(limit))
+        return await manager.list_summaries(count)
 
     async def finished_room(game_id: str) -> Any:
         room = await manager.room(game_id)
@@ -157,9 +181,9 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     async def get_replay(game_id: str, step: str) -> dict[str, Any]:
         room = await finished_room(game_id)
         steps = len(room.game.history)
-        if not step.isdecimal() or not 0 <= int(step) <= steps:
+        n = _whole(step)
+        if n is None or not 0 <= n <= steps:
             raise ApiError(400, "malformed", f"'step' must be a whole number from 0 to {steps}")
-        n = int(step)
         game = Game.new(room.game.map, list(room.game.players), seed=room.info.seed)
         for _seat, aid, _detail in room.game.history[:n]:
             game.apply_id(aid)
