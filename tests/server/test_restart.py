@@ -1,5 +1,6 @@
 """Restart: `ttr serve` killed mid-game (SIGKILL) and started again on the same SQLite file; every game
-goes on from the same state (the same snapshot, byte for byte), people and bots alike."""
+goes on from the same state (the same snapshot, byte for byte), people and bots alike. Stopped by SIGTERM
+(as a service manager stops it), it shuts down cleanly and leaves no bot worker behind."""
 
 from __future__ import annotations
 
@@ -29,11 +30,11 @@ BOTS_ONLY = {"map": "new_york", "seed": 7, "bot_delay": 0.05,
 class Served:
     """A `ttr serve` subprocess."""
 
-    def __init__(self, db: str, log: Path) -> None:
+    def __init__(self, db: str, log: Path, pool: str = "thread") -> None:
         self.log = log
         with log.open("ab") as err:  # a file, not a pipe: nobody reads the server's log while it runs
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "ttr.cli.main", "serve", "--port", "0", "--db", db, "--bot-pool", "thread",
+                [sys.executable, "-m", "ttr.cli.main", "serve", "--port", "0", "--db", db, "--bot-pool", pool,
                  "--bot-delay", "0", "--leave-grace", "600"],
                 stdout=subprocess.PIPE, stderr=err, text=True)
         assert self.proc.stdout is not None
@@ -122,3 +123,50 @@ def test_killed_server_resumes_every_game(db: str, tmp_path: Path) -> None:
             time.sleep(0.05)
     finally:
         server.kill()
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux `/proc`)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return fields[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from Linux /proc")
+def test_sigterm_stops_the_server_and_its_bot_workers(db: str, tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    server = Served(db, log, pool="process")
+    try:
+        bots = httpx.post(f"{server.http}/api/games", json={**BOTS_ONLY, "bot_delay": 0}).json()
+        deadline = time.monotonic() + 60
+        while httpx.get(f"{server.http}/api/games/{bots['id']}").json()["version"] < 3:  # the workers are busy
+            assert time.monotonic() < deadline, "the bots did not move"
+            time.sleep(0.05)
+        workers = _children(server.proc.pid)
+        assert workers, "no bot worker process"
+        server.proc.send_signal(signal.SIGTERM)
+        server.proc.wait(30)
+    finally:
+        if server.proc.poll() is None:
+            server.kill()
+    deadline = time.monotonic() + 10
+    while any(_alive(w) for w in workers):
+        assert time.monotonic() < deadline, "a bot worker outlived the server"
+        time.sleep(0.1)
+    text = log.read_text(errors="replace")
+    assert "leaked" not in text and "Traceback" not in text, text[-2000:]

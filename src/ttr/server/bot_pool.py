@@ -110,5 +110,7 @@ class BotPool:
         return result
 
     def close(self) -> None:
-        """Stop the workers (pending moves are cancelled)."""
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        """Stop the workers: pending moves are cancelled, a move being computed is let finish (a bot decision
+        is well under a second), so that no worker outlives the server. Without the wait, a server stopped by
+        SIGTERM (uvicorn re-raises it once shut down) left its workers and their semaphores behind."""
+        self._executor.shutdown(wait=True, cancel_futures=True)
