@@ -213,3 +213,15 @@ def test_an_unknown_page_gets_the_not_found_page_and_an_unknown_api_path_json() 
             assert 'href="/"' in r.text
         error_of(c.get("/api/nothing"), 404, "not_found")
         assert c.get("/").status_code == 200 and "Page not found" not in c.get("/").text
+
+
+def test_head_answers_as_get_without_the_body(client: TestClient) -> None:
+    """`curl -I` and health checks: HEAD on an API path gets GET's status and headers, no body."""
+    client.post("/api/games", json={"map": "europe", "seats": TWO})
+    for path, status in (("/api/games", 200), ("/api/maps/new_york", 200), ("/api/maps/atlantis", 404),
+                         ("/api/stats/reset", 404), ("/api/nothing", 404)):
+        got, head = client.get(path), client.head(path)
+        assert head.status_code == got.status_code == status, path
+        assert head.content == b"" and head.headers["content-type"] == got.headers["content-type"], path
+        assert int(head.headers["content-length"]) == len(got.content), path
+    assert len(client.get("/api/games").json()) == 1  # HEAD never runs a POST route

@@ -27,6 +27,7 @@ from ttr.records import write_record
 from ttr.server.bot_pool import BotPool
 from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
+from ttr.server.head import HeadAsGet
 from ttr.server.mapdata import board_svg, map_data, maps_list
 from ttr.server.protocol import MAX_BODY, ProtocolError, parse_client_message
 from ttr.server.rooms import GameManager
@@ -98,6 +99,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
 
     app = FastAPI(title="ttr", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.manager = manager
+    app.add_middleware(HeadAsGet)
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
