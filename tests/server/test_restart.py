@@ -125,26 +125,23 @@ def test_killed_server_resumes_every_game(db: str, tmp_path: Path) -> None:
         server.kill()
 
 
+def _stat(pid: int) -> list[str] | None:
+    """The fields of `/proc/PID/stat` after the command name (state, parent, ...), or None if gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
 def _children(pid: int) -> list[int]:
     """The processes whose parent is `pid` (Linux `/proc`)."""
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(entry.name))
-    return out
+    pids = (int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit())
+    return [child for child in pids if (fields := _stat(child)) is not None and int(fields[1]) == pid]
 
 
 def _alive(pid: int) -> bool:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return False
-    return fields[0] != "Z"
+    fields = _stat(pid)
+    return fields is not None and fields[0] != "Z"
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from Linux /proc")

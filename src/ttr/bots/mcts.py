@@ -322,13 +322,17 @@ class MctsBot(BaseBot):
         """The guide and own playout policy of `duel_styles` for an `n`-seat game of this map, if any."""
         return self.duel_styles.get(self.game_map.name) if n == 2 else None
 
+    def _guide_style(self, n: int) -> type[GreedyBot]:
+        """The guide of an `n`-seat game: `duel_styles`'s where it applies, else `guide_style`."""
+        duel = self._duel(n)
+        return duel[0] if duel is not None else self.guide_style
+
     def _fit_guide(self, n: int) -> None:
         """At the first decision of an `n`-seat game: the guide of `duel_styles` where it applies."""
         if self._seats == n:
             return
         self._seats = n
-        duel = self._duel(n)
-        style = duel[0] if duel is not None else self.guide_style
+        style = self._guide_style(n)
         if type(self.guide) is not style:
             self.guide = style(self.game_map, self.seat, self.ctx.seed)
 
@@ -336,10 +340,10 @@ class MctsBot(BaseBot):
         """Its own seat's policy in the playouts of an `n`-seat game: `own_playout_style` where
         `own_playout_seats` has it for the map and seats, else the guide's (the `duel_styles` pair instead in
         two-seat games of its maps)."""
-        duel = self._duel(n)
         if self.own_playout_style is not None and n <= self.own_playout_seats.get(self.game_map.name, 0):
+            duel = self._duel(n)
             return duel[1] if duel is not None else self.own_playout_style
-        return duel[0] if duel is not None else self.guide_style
+        return self._guide_style(n)
 
     def play_candidate(self, world: Game, key: int, playouts: list[GreedyPlayout]) -> float:
         """The seat's margin over the best other seat after the candidate `key` (a catalogue id, plus the
