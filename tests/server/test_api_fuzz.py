@@ -19,7 +19,8 @@ from ttr.server.store import MemoryStore
 
 from .kit import server_config, wait_until
 
-REST_CODES = {"malformed", "unknown_map", "unknown_level", "bad_seats", "not_found", "not_finished", "too_large"}
+REST_CODES = {"malformed", "unknown_map", "unknown_level", "bad_seats", "not_found", "forbidden", "not_finished",
+              "too_large"}
 FUZZ = settings(derandomize=True, database=None, deadline=None, max_examples=120,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 

@@ -262,8 +262,14 @@ def test_errors_go_to_the_sender_only(client: TestClient) -> None:
         still_answers(b)
 
 
+def from_address(client: TestClient, host: str) -> TestClient:
+    """A client of the same running app whose requests come from `host`."""
+    return TestClient(client.app, client=(host, 50000))
+
+
 def test_stats_count_accepted_actions_only(client: TestClient) -> None:
-    assert client.post("/api/stats/reset").json()["action_ms"]["actions"] == 0
+    local = from_address(client, "127.0.0.1")
+    assert local.post("/api/stats/reset").json()["action_ms"]["actions"] == 0
     g = new_game(client)
     with client.websocket_connect(f"/ws/{g['id']}") as ws:
         snap = joined(ws, g["seats"][0]["token"])
@@ -273,8 +279,25 @@ def test_stats_count_accepted_actions_only(client: TestClient) -> None:
         stats = client.get("/api/stats").json()
     assert stats["action_ms"]["actions"] == 1 and stats["action_ms"]["p50"] >= 0
     assert stats["games_running"] >= 1
-    assert client.post("/api/stats/reset").json()["action_ms"] == {
+    assert local.post("/api/stats/reset").json()["action_ms"] == {
         "actions": 0, "p50": None, "p90": None, "p99": None, "max": None}
+
+
+def test_stats_reset_only_from_the_servers_machine(client: TestClient) -> None:
+    """Anyone may read the timing figures; only a loopback client may zero them."""
+    g = new_game(client)
+    with client.websocket_connect(f"/ws/{g['id']}") as ws:
+        snap = joined(ws, g["seats"][0]["token"])
+        ws.send_json({"type": "action", "version": 0, "id": snap["legal"][0]["id"]})
+        assert receive(ws)["type"] == "update"
+    for host in ("10.0.0.5", "2001:db8::7", "testclient", "::ffff:10.1.2.3"):
+        r = from_address(client, host).post("/api/stats/reset")
+        assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden", host
+        assert "own machine" in r.json()["error"]["message"]
+        assert client.get("/api/stats").json()["action_ms"]["actions"] == 1, host  # nothing was reset
+    for host in ("::1", "127.0.0.9", "::ffff:127.0.0.1"):
+        from_address(client, "127.0.0.1").get("/api/stats")  # reading is open to all
+        assert from_address(client, host).post("/api/stats/reset").json()["action_ms"]["actions"] == 0, host
 
 
 def test_hint_for_the_seat_to_move(client: TestClient) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import time
@@ -49,6 +50,17 @@ FALLBACK_PAGE = """<!doctype html>
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _from_this_machine(request: Request) -> bool:
+    """Whether the request came over the loopback interface (127.0.0.0/8 or ::1)."""
+    host = request.client.host if request.client else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return (mapped or address).is_loopback
 
 
 def _whole(text: str, digits: int = 18) -> int | None:
@@ -200,7 +212,9 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
                 "games_running": running, "connections": conns}
 
     @app.post("/api/stats/reset")
-    async def reset_stats() -> dict[str, Any]:
+    async def reset_stats(request: Request) -> dict[str, Any]:
+        if not _from_this_machine(request):
+            raise ApiError(403, "forbidden", "the timing figures can be reset only from the server's own machine")
         manager.times.reset()
         return {"action_ms": manager.times.summary()}
 
