@@ -114,6 +114,10 @@ def _both(*mutations: Mutate) -> Mutate:
 # New York's green routes: replacing "green" in cards.colors leaves them with an unknown colour.
 GREEN_ROUTES = [f"routes[{i}].color" for i, r in enumerate(data("new_york")["routes"]) if r["color"] == "green"]
 
+# New York's routes of a card colour: with no card colours, each of them names its colour as unknown.
+COLOURED_ROUTES = [f"routes[{i}].color" for i, r in enumerate(data("new_york")["routes"]) if r["color"] != "gray"]
+FIRST_ATTRACTION = data("new_york")["tourist_attractions"][0]
+
 # (map, change, [where of every expected problem], a phrase of the first problem's message).
 # A change edits the data in place, or returns what replaces the whole file.
 CASES: dict[str, tuple[str, Mutate, list[str], str]] = {
@@ -203,7 +207,89 @@ CASES: dict[str, tuple[str, Mutate, list[str], str]] = {
                            "expected a number (y), got a string"),
     "board-out-of-range": ("new_york", _set("board.Soho[0]", 140), ["board.Soho[0]"],
                            "x must be between 0 and 100 (board units), got 140"),
+    "one-route-joins-two-cities": ("new_york", lambda d: d.update(routes=d["routes"][:1]), ["cities"] * 13,
+                                   "Lincoln Center is cut off from Chinatown and the city joined to it"),
+    "name-empty": ("new_york", _set("name", ""), ["name"], "must not be empty"),
+    "rule-ids-unknown": ("new_york", _set("rule_ids", "X"), ["rule_ids"], "expected 'E'"),
+    "cards-not-an-object": ("new_york", _set("cards", 3), ["cards"], "expected an object, got a number"),
+    "card-colour-null": ("new_york", _set("cards.colors[1]", None), ["cards.colors[1]", *GREEN_ROUTES],
+                         "expected a colour name, got null"),
+    "card-colour-boolean": ("new_york", _set("cards.colors[1]", True), ["cards.colors[1]", *GREEN_ROUTES],
+                            "expected a colour name, got a boolean"),
+    "no-card-colours": ("new_york", _set("cards.colors", []), ["cards.colors", *COLOURED_ROUTES, "cards"],
+                        "the deck needs at least one colour"),
+    "rules-not-an-object": ("new_york", _set("rules", "x"), ["rules"], "expected an object, got a string"),
+    "piece-name-empty": ("new_york", _set("rules.piece_name", ""), ["rules.piece_name"], "must not be empty"),
+    "station-costs-not-a-list": ("europe", _set("rules.station_costs", 3), ["rules.station_costs"],
+                                 "expected a list, got a number"),
+    "station-cost-not-positive": ("europe", _set("rules.station_costs[1]", 0), ["rules.station_costs[1]"],
+                                  "expected a positive card count, got 0"),
+    "setup-tickets-not-an-object": ("new_york", _set("rules.setup_tickets", 2), ["rules.setup_tickets"],
+                                    "expected an object, got a number"),
+    "setup-deals-none": ("new_york", _both(_set("rules.setup_tickets.regular", 0),
+                                           _set("rules.setup_tickets.keep_min", 0)),
+                         ["rules.setup_tickets"], "deals no tickets at setup"),
+    "setup-offer-too-large": ("new_york", _set("rules.setup_tickets.regular", 12), ["rules.setup_tickets", "tickets"],
+                              "deals 12 tickets to choose from: at most 8"),
+    "draw-tickets-not-an-object": ("europe", _set("rules.draw_tickets", []), ["rules.draw_tickets"],
+                                   "expected an object, got a list"),
+    "draw-offer-too-large": ("europe", _set("rules.draw_tickets.draw", 12), ["rules.draw_tickets.draw"],
+                             "draws 12 tickets to choose from: at most 8"),
+    "route-points-not-an-object": ("new_york", _set("rules.route_points", 1), ["rules.route_points"],
+                                   "expected an object, got a number"),
+    "route-points-negative": ("new_york", _set("rules.route_points.2", -1), ["rules.route_points.2"],
+                              "expected the points (a whole number, 0 or more), got -1"),
+    "tiebreaks-not-a-list": ("europe", _set("rules.tiebreaks", "x"), ["rules.tiebreaks"], "expected a list"),
+    "tiebreak-twice": ("europe", _set("rules.tiebreaks[1]", "tickets_completed"), ["rules.tiebreaks[1]"],
+                       "tie-break 'tickets_completed' is listed twice"),
+    "longitude-out-of-range": ("new_york", _set("cities[1].lon", 200.0), ["cities[1].lon"],
+                               "a longitude is between -180 and 180, got 200.0"),
+    "attractions-not-a-list": ("new_york", _set("tourist_attractions", "x"), ["tourist_attractions"],
+                               "expected a list, got a string"),
+    "attraction-not-a-name": ("new_york", _set("tourist_attractions[1]", 7), ["tourist_attractions[1]"],
+                              "expected a city name, got a number"),
+    "attraction-twice": ("new_york", _set("tourist_attractions[1]", FIRST_ATTRACTION), ["tourist_attractions[1]"],
+                         f"tourist attraction {FIRST_ATTRACTION!r} is listed twice"),
+    "routes-not-a-list": ("new_york", _set("routes", 1), ["routes"], "expected a list, got a number"),
+    "no-routes": ("new_york", _set("routes", []), ["routes"], "the map has no routes"),
+    "route-not-an-object": ("new_york", _set("routes[3]", [1]), ["routes[3]"], "expected an object, got a list"),
+    "ticket-not-an-object": ("new_york", _set("tickets[3]", "x"), ["tickets[3]"], "expected an object, got a string"),
+    "variants-not-an-object": ("new_york", _set("spelling_variants", []), ["spelling_variants"],
+                               "expected an object, got a list"),
+    "variant-not-a-list": ("new_york", _set("spelling_variants.Soho", "SoHo"), ["spelling_variants.Soho"],
+                           "expected a list of other spellings, got a string"),
+    "variant-not-a-string": ("new_york", _set("spelling_variants.Soho", [3]), ["spelling_variants.Soho[0]"],
+                             "expected a spelling, got 3"),
+    "variant-of-two-cities": ("new_york", _both(_set("spelling_variants.Soho", ["Midtown X"]),
+                                                _set("spelling_variants.Chinatown", ["Midtown X"])),
+                              ["spelling_variants.Chinatown[0]"], "'Midtown X' is also given as a spelling of Soho"),
 }
+
+
+# A change whose first problem makes others follow (a city gone leaves its routes' ends unknown):
+# (map, change, where of the first problem, a phrase of its message, the cities one of which every later
+# problem names).
+NEW_YORK_CITIES = tuple(c["name"] for c in data("new_york")["cities"])
+CASCADES: dict[str, tuple[str, Mutate, str, str, tuple[str, ...]]] = {
+    "cities-not-a-list": ("new_york", _set("cities", {}), "cities", "expected a list, got an object", NEW_YORK_CITIES),
+    "no-cities": ("new_york", _set("cities", []), "cities", "the map has no cities", NEW_YORK_CITIES),
+    "city-not-an-object": ("new_york", _set("cities[2]", 4.5), "cities[2]", "expected an object, got a number",
+                           (NEW_YORK_CITIES[2],)),
+    "city-name-missing": ("new_york", _delete("cities[1].name"), "cities[1].name", "missing field",
+                          (NEW_YORK_CITIES[1],)),
+    "city-name-blank": ("new_york", _set("cities[1].name", "  "), "cities[1].name", "a city name must not be empty",
+                        (NEW_YORK_CITIES[1],)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASCADES))
+def test_check_names_the_first_problem_and_what_follows_from_it(case: str) -> None:
+    name, mutate, where, phrase, cities = CASCADES[case]
+    broken = data(name)
+    mutate(broken)
+    problems = check_map(broken)
+    assert problems[0].where == where and phrase in problems[0].message, problems[0]
+    assert len(problems) > 1 and all(any(c in p.message for c in cities) for p in problems[1:]), problems
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

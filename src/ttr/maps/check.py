@@ -513,7 +513,7 @@ class _Checker:
 
     def check_connected(self) -> None:
         """Every city can be reached from every other over routes."""
-        if not self.city_names:
+        if not self.city_names or not self.routes:  # no routes at all is reported as such
             return
         parent = {name: name for name in self.city_names}
 
@@ -532,11 +532,13 @@ class _Checker:
             return
         parts = sorted(groups.values(), key=len, reverse=True)  # stable: ties keep file order
         main = parts[0]
+        joined = len(main) - 1
+        rest = "the city" if joined == 1 else f"the {joined} cities"  # a route joins at least two
         for part in parts[1:]:
             names = ", ".join(part)
             verb = "is" if len(part) == 1 else "are"
-            self.add("cities", f"the board is disconnected: {names} {verb} cut off from {main[0]} and the "
-                     f"{len(main) - 1} cities joined to it")
+            self.add("cities", f"the board is disconnected: {names} {verb} cut off from {main[0]} and {rest} "
+                     "joined to it")
 
     def check_deal(self, data: dict[str, Any], longs: list[bool]) -> None:
         """Enough cards and tickets for the most players the map allows."""
