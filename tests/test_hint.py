@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from helpers import logging_program
+from helpers import give_route, logging_program, set_hand, stack_deck, started
 from ttr.bots import make_bot
 from ttr.bots.hint import LIST_PARAMS, REASONS, explain_reason, hint, hint_bot, hint_explained, reason_text
-from ttr.engine import Game, seat_view
+from ttr.engine import Action, Game, seat_view
 from ttr.engine.phases import MAIN
 from ttr.maps import load_map
 
@@ -182,3 +182,52 @@ def test_a_program_asked_for_a_hint_is_closed_after_its_answer(tmp_path: Path) -
     assert [e["type"] for e in entries] == ["hello", "decide"]
     with pytest.raises(ProcessLookupError):
         os.kill(entries[0]["pid"], 0)
+
+
+def _two_hop_ticket(game_map: Any) -> tuple[str, str, str, str]:
+    """A ticket a-b of the map with a city c joined to both by a route: (ticket, route a-c, route c-b, c)."""
+    by_pair = {frozenset((r.a, r.b)): r.name for r in game_map.routes}
+    for t in game_map.tickets:
+        for c in (city.name for city in game_map.cities):
+            first, second = by_pair.get(frozenset((t.a, c))), by_pair.get(frozenset((c, t.b)))
+            if first and second:
+                return t.name, first, second, c
+    raise AssertionError("no two-route ticket on the map")
+
+
+def test_ticket_draw_station_and_pass_reasons_fit_the_position() -> None:
+    """The reasons the whole-game test seldom meets: a ticket draw (tickets done or not), a station that
+    completes a ticket through another seat's route (or merely keeps them in reach), a pass."""
+    game_map = load_map("europe")
+    game = started("europe", 2, seed=5)
+    ticket, first, second, middle = _two_hop_ticket(game_map)
+    game.tickets[0] = [game_map.ticket_index[ticket]]
+    draw_tickets = Action.from_json({"action": "draw_tickets"})
+    assert explain_reason(game_map, seat_view(game, 0), draw_tickets) == {"key": "hint.draw_tickets_more"}
+    give_route(game, 0, first)
+    give_route(game, 1, second)
+    station = explain_reason(game_map, seat_view(game, 0), Action.from_json({"action": "build_station", "city": middle,
+                                                                              "cards": {"red": 1}}))
+    assert station == {"key": "hint.station_completes", "city": middle, "tickets": [ticket]}
+    elsewhere = next(c.name for c in game_map.cities if c.name not in ticket.split("-") and c.name != middle)
+    plain = explain_reason(game_map, seat_view(game, 0), Action.from_json({"action": "build_station", "city": elsewhere,
+                                                                            "cards": {"red": 1}}))
+    assert plain == {"key": "hint.station", "city": elsewhere}
+    game.tickets[0] = []
+    assert explain_reason(game_map, seat_view(game, 0), draw_tickets) == {"key": "hint.draw_tickets_done"}
+    passing = explain_reason(game_map, seat_view(game, 0), Action.from_json({"action": "pass"}))
+    assert reason_text(passing) == "No other action is possible: pass."
+
+
+def test_an_abandoned_tunnel_is_named() -> None:
+    game_map = load_map("europe")
+    game = started("europe", 2, seed=5)
+    seat = game.current
+    set_hand(game, seat, {"orange": 3})
+    stack_deck(game, ["orange", "orange", "orange"])
+    game.apply(Action.from_json({"action": "claim_route", "route": "Angora-Smyrna", "cards": {"orange": 3}}))
+    legal = game.legal_actions()
+    assert [a.kind for a in legal] == ["abandon_tunnel"]  # three extra orange cards, none in hand
+    data = explain_reason(game_map, seat_view(game, seat), legal[0])
+    assert data == {"key": "hint.abandon_tunnel", "route": "Angora-Smyrna"}
+    assert reason_text(data).startswith("Abandon Angora-Smyrna:")
