@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -249,3 +250,26 @@ def test_long_held_odds_that_give_no_count_a_chance_are_refused_by_name() -> Non
     info = InfoSet(game_map, seat_view(game, 0))
     with pytest.raises(ValueError, match="long_held: odds"):
         info.sample(random.Random(1), None, [None, [0.0, 0.0]])
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda v: v["players"][1].update(trains=v["players"][1]["trains"] - 1), "trains do not match its log"),
+    (lambda v: v["players"][0]["hand"].update(red=50), "more red cards than the map has"),
+    (lambda v: v["players"][1].update(hand_size=v["players"][1]["hand_size"] + 1), "card counts do not add up"),
+    (lambda v: v.update(deck_size=v["deck_size"] + 1), "card counts do not add up"),
+    (lambda v: v.update(ticket_deck_size=v["ticket_deck_size"] + 1), "ticket counts do not add up"),
+], ids=["trains", "too-many-of-a-colour", "hand-size", "deck-size", "ticket-deck-size"])
+def test_a_view_that_does_not_add_up_is_refused_by_name(change: Any, message: str) -> None:
+    """A view edited so that it contradicts itself or the map cannot be sampled: the error says what is wrong."""
+    game_map = load_map("new_york")
+    game = Game.new(game_map, 2, seed=3)
+    rng = random.Random(1)
+    for _ in range(30):
+        ids = game.legal_ids()
+        game.apply_id(ids[rng.randrange(len(ids))])
+    view = seat_view(game, 0)
+    InfoSet(game_map, view)  # the view as it is samples
+    change(view)
+    with pytest.raises(ValueError, match=message):
+        InfoSet(game_map, view)
+
