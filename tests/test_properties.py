@@ -472,7 +472,7 @@ class Checker:
         state = full_state(g) if deep else None
         sample = ids if deep or not ids else [rnd.choice(ids)]
         for aid in sample:
-            assert g.why_illegal(aid) is None, (aid, g.why_illegal(aid))
+            assert g.why_illegal(aid) is None and g.is_legal_id(aid), (aid, g.why_illegal(aid))
             assert g.encode(g.decode(aid)) == aid, f"{g.decode(aid)} does not encode back to {aid}"
         # Hoarded hands can list thousands of claims and stations: apply at most MAX_APPLIED of them.
         applied = sample if len(sample) <= MAX_APPLIED else rnd.sample(sample, MAX_APPLIED)
@@ -488,7 +488,7 @@ class Checker:
         if deep:
             unlisted += [-1, size]
         for aid in unlisted:
-            assert g.why_illegal(aid) is not None, f"unlisted id {aid} is legal"
+            assert g.why_illegal(aid) is not None and not g.is_legal_id(aid), f"unlisted id {aid} is legal"
             try:
                 g.apply_id(aid)
             except IllegalActionError:

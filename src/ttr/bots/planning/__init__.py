@@ -10,7 +10,7 @@
   routes at a price when a station could borrow them), `dijkstra`, `shortest_path`, and what closing
   routes adds to a path (`distance_without`, `closed_by`, `cut_cost`).
 - `plans`: `plan_tickets` (a greedy Steiner tree joining the tickets' cities) and card needs per colour
-  (`colour_needs`, `cards_missing`, `route_missing`).
+  (`colour_needs`, `route_missing`).
 - `networks`: ticket completion over the seat's routes (`network`, `completed`, `station_completion`).
 - `trails`: the longest continuous trail of a set of routes (`trail_length`, `route_parts`).
 
@@ -43,7 +43,6 @@ from ttr.bots.planning.paths import (
 from ttr.bots.planning.plans import (
     PATH_CACHE_SIZE,
     Plan,
-    cards_missing,
     colour_needs,
     plan_tickets,
     route_missing,
@@ -62,7 +61,6 @@ __all__ = [
     "Plan",
     "StationOption",
     "borrowable",
-    "cards_missing",
     "closed_by",
     "colour_needs",
     "completed",

@@ -96,17 +96,6 @@ def colour_needs(ix: MapIndex, routes: list[int], hand: list[int]) -> tuple[list
     return need, chosen
 
 
-def cards_missing(ix: MapIndex, routes: list[int], hand: list[int]) -> int:
-    """How many more cards the hand needs to claim all of `routes` (wild cards cover any shortfall)."""
-    need, _ = colour_needs(ix, routes, hand)
-    short = sum(max(0, need[c] - hand[c]) for c in range(ix.ncol))
-    wild_need = need[ix.wild]
-    spare_wild = hand[ix.wild] - wild_need
-    if spare_wild < 0:
-        return short - spare_wild
-    return max(0, short - spare_wild)
-
-
 def route_missing(ix: MapIndex, r: int, hand: list[int]) -> tuple[int, int]:
     """(cards still missing to claim route r alone, the best colour to pay it with)."""
     length, ferry, c = ix.length[r], ix.ferry[r], ix.colour[r]
