@@ -15,6 +15,7 @@ import pytest
 
 from helpers import logging_program
 from ttr.cli.main import main
+from ttr.server.programs import program_label
 from ttr.server.store import MemoryStore
 
 from .kit import Client, LiveServer, server_config, wait_until
@@ -41,7 +42,8 @@ def test_a_listed_program_plays_a_whole_game_in_one_process(program: tuple[str, 
         assert created.status_code == 201, created.text
         game_id = created.json()["id"]
         seat = created.json()["seats"][0]
-        assert seat["level"] == name and seat["name"] == f"Bot 1 ({name})"[:40]  # names are at most 40 characters
+        assert seat["level"] == name and seat["name"] == f"Bot 1 ({program_label(name)})"  # the program's file
+        assert seat["name"].endswith(".py)") and "/" not in seat["name"]
         wait_until(lambda: httpx.get(f"{server.http}/api/games/{game_id}").json()["status"] == "finished")
         wait_until(lambda: log.exists() and '"end"' in log.read_text())
         final = httpx.get(f"{server.http}/api/games/{game_id}").json()

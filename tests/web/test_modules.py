@@ -178,3 +178,21 @@ def test_card_sets_cheapest_first(page: Any, server: Served) -> None:
         return entries.sort(c.byCost("locomotive")).map((e) => e.id);
     }""")
     assert got == [4, 3, 2, 0, 1]
+
+
+PROGRAMS = ["cmd:python3 examples/bots/simple_bot.py", "cmd:./mybot --fast", "cmd:java -jar bots/x.jar", "cmd:mybot",
+            "cmd:node 'my bots/bot.js'", "cmd:python3.12 -u bot.py --log out.txt", "cmd:/opt/bin/tt --config a.yml"]
+
+
+def test_program_seats_are_named_by_the_programs_file_as_the_server_names_them(page: Any, server: Served) -> None:
+    """The lobby names a program's seat by its file (`programLabel`), as the server does (`program_label`)."""
+    from ttr.server.programs import program_label
+
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    got = page.evaluate(f"""async () => {{
+        const i18n = await import('/js/i18n.js');
+        return {PROGRAMS!r}.map((p) => i18n.programLabel(p));
+    }}""")
+    assert got == [program_label(p) for p in PROGRAMS]
+    assert got == ["simple_bot.py", "mybot", "x.jar", "mybot", "bot.js", "bot.py", "tt"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import shutil
 from pathlib import Path
 
@@ -30,6 +31,24 @@ log = logging.getLogger("ttr.server")
 def program_name(command: str) -> str:
     """The bot name of a program: `cmd:COMMAND`."""
     return PREFIX + command
+
+
+INTERPRETER = re.compile(r"(python|pypy|node|java|ruby|perl|bash|sh|lua|php|julia|deno|bun|Rscript)[0-9.]*")
+
+
+def program_label(name: str) -> str:
+    """A short label of a `cmd:COMMAND` bot name for seat names: the program's file name, which after an
+    interpreter (`python3`, `node`, `java`, ...) is its first word that is no option
+    (`cmd:python3 examples/bots/simple_bot.py log.txt` -> `simple_bot.py`)."""
+    command = name.removeprefix(PREFIX)
+    try:
+        words = command_args(command)
+    except ValueError:
+        words = command.split() or [command]
+    program = words[0]
+    if INTERPRETER.fullmatch(Path(program).name):
+        program = next((w for w in words[1:] if not w.startswith("-")), program)
+    return Path(program).name or command
 
 
 def check_command(command: str) -> str | None:

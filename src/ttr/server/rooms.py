@@ -28,7 +28,7 @@ from ttr.maps import BUILTIN_MAPS, load_map
 from ttr.server.bot_pool import BotPool
 from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
-from ttr.server.programs import PREFIX, ProgramSeats
+from ttr.server.programs import PREFIX, ProgramSeats, program_label
 from ttr.server.protocol import ProtocolError
 from ttr.server.room import Room
 from ttr.server.stats import ActionTimes
@@ -232,7 +232,8 @@ class GameManager:
                            if isinstance(level, str) and level.startswith(PREFIX) else "")
                     raise bad(f"seat {i}: unknown bot level {str(level)[:40]!r} (levels: {offered}){cmd}",
                               "unknown_level")
-                name = name or f"Bot {i + 1} ({level})"[:MAX_NAME]
+                label = program_label(level) if level.startswith(PREFIX) else level
+                name = name or f"Bot {i + 1} ({label})"[:MAX_NAME]
             else:
                 raise bad(f"seat {i}: 'type' must be 'human' or 'bot', got {str(kind)[:20]!r}")
             base, n = name, 2

@@ -69,6 +69,24 @@ export function levelLabel(level) {
   return level.startsWith("cmd:") ? t("level.program", { command: level.slice(4) }) : tOr(`level.${level}`, level);
 }
 
+const INTERPRETER = /^(python|pypy|node|java|ruby|perl|bash|sh|lua|php|julia|deno|bun|Rscript)[0-9.]*$/;
+
+/** A short label of a `cmd:COMMAND` level for seat names, as the server makes it (`programs.program_label`):
+ * the program's file name, which after an interpreter (`python3`, `node`, `java`, ...) is its first word that
+ * is no option. */
+export function programLabel(level) {
+  const words = [...level.slice(4).matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+  const base = (w) => w.split("/").pop();
+  let program = words[0];
+  if (INTERPRETER.test(base(program))) program = words.slice(1).find((w) => !w.startsWith("-")) || program;
+  return (program && base(program)) || level.slice(4);
+}
+
+/** A level as part of a seat's name: a program by its short label (`programLabel`). */
+export function seatLevelLabel(level) {
+  return level.startsWith("cmd:") ? t("level.program", { command: programLabel(level) }) : levelLabel(level);
+}
+
 /** A city's name in the current language (the board's spelling if none). */
 export function city(name) {
   return cities[name] || name;

@@ -2,7 +2,7 @@
 import { api, ApiError, loadSeats, saveSeat, forgetSeat, inviteLink } from "./api.js";
 import { h, clear, announce } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
-import { levelLabel, t, tOr, translateDom } from "./i18n.js";
+import { levelLabel, seatLevelLabel, t, tOr, translateDom } from "./i18n.js";
 
 const SEED_MAX = 2n ** 63n - 1n; // the server takes seeds 0 to 2**63 - 1 (docs/web-protocol.md)
 
@@ -136,7 +136,7 @@ class Lobby {
   async create() {
     const seatsBody = this.seats.map((s, i) => s.type === "human"
       ? { type: "human", name: (s.name || "").trim() || (i === 0 ? t("lobby.you") : t("lobby.player", { n: i + 1 })) }
-      : { type: "bot", level: s.level, name: t("lobby.bot_name", { level: levelLabel(s.level), n: i + 1 }) });
+      : { type: "bot", level: s.level, name: t("lobby.bot_name", { level: seatLevelLabel(s.level), n: i + 1 }) });
     const body = { map: this.mapName, seats: seatsBody,
       when_people_leave: document.getElementById("leave-wait").checked ? "wait" : "finish" };
     const seedText = document.getElementById("seed-input").value.trim();
