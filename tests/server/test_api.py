@@ -153,12 +153,12 @@ def test_unknown_game(client: TestClient) -> None:
 def test_record_and_replay(client: TestClient) -> None:
     body = {"map": "new_york", "seed": 31, "bot_delay": 0,
             "seats": [{"type": "bot", "level": "random"}, {"type": "bot", "level": "greedy"}]}
+    running = client.post("/api/games", json={"map": "new_york", "seats": TWO}).json()["id"]  # waits for people
+    error_of(client.get(f"/api/games/{running}/record"), 409, "not_finished")
+    error_of(client.get(f"/api/games/{running}/replay/0"), 409, "not_finished")
     gid = client.post("/api/games", json=body).json()["id"]
     manager = client.app.state.manager  # type: ignore[attr-defined]
     room = manager.rooms[gid]
-    if not room.game.is_over:
-        error_of(client.get(f"/api/games/{gid}/record"), 409, "not_finished")
-        error_of(client.get(f"/api/games/{gid}/replay/0"), 409, "not_finished")
     wait_until(lambda: client.get(f"/api/games/{gid}").json()["status"] == "finished")
     r = client.get(f"/api/games/{gid}/record")
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
