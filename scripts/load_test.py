@@ -43,6 +43,11 @@ class Stats:
     actions: int = 0
     games_finished: int = 0
     games_started: int = 0
+    elapsed: float = 0.0  # seconds measured
+    server_reset: bool = False  # whether the server's timing figures were reset at the start (loopback only)
+    server_cpu: float | None = None  # the server process's CPU seconds, when its pid is known
+    client_cpu: float = 0.0
+    server: dict[str, Any] = field(default_factory=dict)  # /api/stats at the end
 
 
 def choose_with_bot(policy: str, msg: dict[str, Any], rng: random.Random) -> int:
@@ -197,7 +202,7 @@ async def run(args: argparse.Namespace, base: str) -> Stats:
         slots = [asyncio.create_task(game_slot(base, args, i, stats, stop, http)) for i in range(args.games)]
         await asyncio.sleep(args.warmup)
         reset = await http.post("/api/stats/reset")  # refused (403) unless the server runs on this machine
-        stats.server_reset = reset.status_code == 200  # type: ignore[attr-defined]
+        stats.server_reset = reset.status_code == 200
         stats.latencies.clear()
         stats.actions = 0
         began = time.perf_counter()
@@ -205,16 +210,16 @@ async def run(args: argparse.Namespace, base: str) -> Stats:
         await asyncio.sleep(args.duration)
         elapsed = time.perf_counter() - began
         end_cpu = cpu_seconds(args.server_pid) if args.server_pid else None
-        stats.server_cpu = end_cpu - server_cpu if end_cpu is not None and server_cpu is not None else None  # type: ignore[attr-defined]
-        stats.client_cpu = time.process_time() - client_cpu  # type: ignore[attr-defined]
+        stats.server_cpu = end_cpu - server_cpu if end_cpu is not None and server_cpu is not None else None
+        stats.client_cpu = time.process_time() - client_cpu
         measured, count = list(stats.latencies), stats.actions
-        stats.server = (await http.get("/api/stats")).json()  # type: ignore[attr-defined]
+        stats.server = (await http.get("/api/stats")).json()
         stop.set()
         _done, pending = await asyncio.wait(slots, timeout=30)
         for task in pending:
             task.cancel()
     stats.latencies, stats.actions = measured, count
-    stats.elapsed = elapsed  # type: ignore[attr-defined]
+    stats.elapsed = elapsed
     return stats
 
 
@@ -255,7 +260,7 @@ def main() -> int:
                 proc.kill()
         tmp.cleanup()
     lat_ms = [x * 1000 for x in stats.latencies]
-    elapsed: float = stats.elapsed  # type: ignore[attr-defined]
+    elapsed: float = stats.elapsed
     bots = f", {args.players - 1} server bot(s) {args.server_bots} each" if args.server_bots else ""
     print(f"games_concurrent     {args.games} ({args.players} seats each{bots}, {args.map}, think {args.think} s, "
           f"policy {args.policy})")
@@ -270,18 +275,18 @@ def main() -> int:
         print(f"latency_ms_p99       {percentile(lat_ms, 99):.1f}")
         print(f"latency_ms_max       {max(lat_ms):.1f}")
         print(f"latency_ms_mean      {statistics.fmean(lat_ms):.1f}")
-    server_ms = stats.server["action_ms"]  # type: ignore[attr-defined]
+    server_ms = stats.server["action_ms"]
     if server_ms["actions"]:
-        since = "" if stats.server_reset else "; not reset by this run: since the server started"  # type: ignore[attr-defined]
+        since = "" if stats.server_reset else "; not reset by this run: since the server started"
         print(f"server_ms_p50        {server_ms['p50']:.2f}  (received -> update queued to every socket, "
               f"{server_ms['actions']} actions{since})")
         print(f"server_ms_p99        {server_ms['p99']:.2f}")
         print(f"server_ms_max        {server_ms['max']:.2f}")
-    server_cpu = stats.server_cpu  # type: ignore[attr-defined]
+    server_cpu = stats.server_cpu
     if server_cpu is not None:
         print(f"server_cpu_seconds   {server_cpu:.1f} ({server_cpu / elapsed * 100:.0f}% of one core; "
               f"{server_cpu / max(1, stats.actions) * 1000:.2f} ms per action)")
-    print(f"client_cpu_seconds   {stats.client_cpu:.1f}")  # type: ignore[attr-defined]
+    print(f"client_cpu_seconds   {stats.client_cpu:.1f}")
     print(f"errors               {len(stats.errors)}")
     for line in sorted(set(stats.errors))[:10]:
         print(f"  {line}")
