@@ -29,6 +29,7 @@ from ttr.sim.tournament import (
     SETTINGS,
     GameResult,
     TournamentConfig,
+    by_seat,
     elo,
     finished_games,
     pairwise,
@@ -260,6 +261,49 @@ def test_statistics() -> None:
     lopsided = [GameResult(i, i, [0, 1], [10, 5], [0], [0, 0], [0, 0], 0) for i in range(10)]
     high, low = elo(pairwise(lopsided, 2))
     assert high > 1700 and low < 1300 and high + low == pytest.approx(3000)
+
+
+def test_wins_by_seat() -> None:
+    """Each bot's wins in each seat position, and each seat's whoever sat there (a shared win split)."""
+    results = [
+        GameResult(0, 0, [0, 1], [10, 5], [0], [0, 0], [0, 0], 0),  # bot 0 first, wins
+        GameResult(1, 1, [1, 0], [10, 5], [0], [0, 0], [0, 0], 0),  # bot 1 first, wins
+        GameResult(2, 2, [0, 1], [7, 7], [0, 1], [0, 0], [0, 0], 0),  # a shared win
+        GameResult(3, 3, [1, 0], [4, 9], [1], [0, 0], [0, 0], 0),  # bot 0 second, wins
+    ]
+    per_bot, overall = by_seat(results, 2, 2)
+    assert per_bot[0] == [[2, 1.5], [2, 1.0]]
+    assert per_bot[1] == [[2, 1.0], [2, 0.5]]
+    assert overall == [2.5, 1.5]
+    three = [GameResult(0, 0, [0, 1, 0], [1, 2, 3], [2], [0] * 3, [0] * 3, 0)]  # a bot in two seats
+    per_bot, overall = by_seat(three, 2, 3)
+    assert per_bot[0] == [[1, 0.0], [0, 0.0], [1, 1.0]] and per_bot[1] == [[0, 0.0], [1, 0.0], [0, 0.0]]
+    assert overall == [0.0, 0.0, 1.0]
+
+
+def test_by_seat_in_the_summary_and_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    summary = _run_json(capsys, "--map", "new_york", "--players", "3", "--bots", "greedy,random",
+                        "--games", "6", "--seed", "5")
+    for row in summary["standings"]:
+        seats = row["by_seat"]
+        assert len(seats) == 3
+        assert sum(s["seats_played"] for s in seats) == row["seats_played"]
+        assert sum(s["wins"] for s in seats) == pytest.approx(row["wins"])
+        for s in seats:
+            assert s["win_rate"] == (pytest.approx(s["wins"] / s["seats_played"]) if s["seats_played"] else None)
+    counted = [0.0, 0.0, 0.0]
+    for r in summary["results"]:
+        for seat in r["winners"]:
+            counted[seat] += 1 / len(r["winners"])
+    assert [s["wins"] for s in summary["by_seat"]] == pytest.approx(counted)
+    assert all(s["seats_played"] == 6 for s in summary["by_seat"])
+    assert main(["tournament", "--map", "new_york", "--players", "2", "--bots", "greedy,random", "--games", "4",
+                 "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "win rate by seat (seat 1 moves first)" in out
+    greedy_row = next(line for line in out.splitlines() if "greedy" in line and " of 2" in line)
+    assert greedy_row.count("100.0% of 2") == 2  # greedy beats random from either seat
+    assert re.search(r"any bot .*50\.0% of 4 .*50\.0% of 4", out)
 
 
 def test_line_progress_reports_each_tenth_and_the_time_left() -> None:

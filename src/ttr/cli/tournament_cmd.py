@@ -159,6 +159,7 @@ def _print(console: Console, summary: dict[str, Any], elapsed: float, played: in
                     cells.append(f"{w:g}-{d:g}-{lost:g}")
             pair.add_row(a["bot"], *cells)
         console.print(pair)
+    _print_by_seat(console, summary)
     for result in summary["results"]:
         for note in result["notes"]:
             if note["failures"]:
@@ -166,3 +167,21 @@ def _print(console: Console, summary: dict[str, Any], elapsed: float, played: in
                 console.print(f"game {result['game'] + 1}, seat {note['seat'] + 1} ({note['bot']}): "
                               f"{len(note['failures'])} failure(s){replaced}: {note['failures'][0]}",
                               highlight=False)
+
+
+def _print_by_seat(console: Console, summary: dict[str, Any]) -> None:
+    """The win rate of each bot in each seat, and of each seat whoever sat there: the first-player advantage."""
+    if summary["players"] < 2 or not summary["games"]:
+        return
+    seats = [f"seat {s + 1}" for s in range(summary["players"])]
+    table = Table("bot", *seats, title="win rate by seat (seat 1 moves first)")
+
+    def cell(row: dict[str, Any]) -> str:
+        if not row["seats_played"]:
+            return "-"
+        return f"{row['win_rate']:.1%} of {row['seats_played']}"
+
+    for row in summary["standings"]:
+        table.add_row(row["bot"], *[cell(seat) for seat in row["by_seat"]])
+    table.add_row("any bot", *[cell(seat) for seat in summary["by_seat"]])
+    console.print(table)

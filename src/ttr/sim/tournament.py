@@ -348,8 +348,30 @@ def elo(table: list[list[list[float]]], iterations: int = 2000) -> list[float]:
     return [1500 + x - mean for x in logs]
 
 
+def by_seat(results: list[GameResult], bots: int, players: int) -> tuple[list[list[list[float]]], list[float]]:
+    """Wins by seat position: `per_bot[e][s] = [seats played, wins]` of bot e in seat s (seat 0 moves first;
+    a win shared by k seats counts 1/k), and `overall[s]`, the wins of whichever bot sat in seat s."""
+    per_bot = [[[0.0, 0.0] for _ in range(players)] for _ in range(bots)]
+    overall = [0.0] * players
+    for r in results:
+        share = 1.0 / len(r.winners) if r.winners else 0.0
+        for s, e in enumerate(r.entries):
+            cell = per_bot[e][s]
+            cell[0] += 1
+            if s in r.winners:
+                cell[1] += share
+                overall[s] += share
+    return per_bot, overall
+
+
+def _seat_row(played: float, wins: float) -> dict[str, Any]:
+    return {"seats_played": int(played), "wins": round(wins, 6),
+            "win_rate": round(wins / played, 6) if played else None}
+
+
 def summarize(config: TournamentConfig, results: list[GameResult]) -> dict[str, Any]:
-    """The tournament's JSON summary: settings, standings per bot, pairwise results, every game."""
+    """The tournament's JSON summary: settings, standings per bot (with wins by seat), wins by seat over
+    all bots, pairwise results, every game."""
     labels = config.labels()
     k = len(labels)
     seats = [0] * k
@@ -372,6 +394,7 @@ def summarize(config: TournamentConfig, results: list[GameResult]) -> dict[str, 
                 replaced[r.entries[note["seat"]]] += 1
     table = pairwise(results, k)
     ratings = elo(table)
+    seat_table, seat_wins = by_seat(results, k, config.players)
     standings = []
     for e in range(k):
         lo, hi = wilson(wins[e], seats[e])
@@ -382,6 +405,7 @@ def summarize(config: TournamentConfig, results: list[GameResult]) -> dict[str, 
             "mean_score": round(score[e] / seats[e], 3) if seats[e] else 0.0,
             "ticket_completion": round(done[e] / (done[e] + failed[e]), 6) if done[e] + failed[e] else None,
             "elo": round(ratings[e], 1),
+            "by_seat": [_seat_row(played, won) for played, won in seat_table[e]],
         }
         if config.bots[e].startswith("cmd:"):
             row["replaced_by_random"] = replaced[e]
@@ -394,6 +418,7 @@ def summarize(config: TournamentConfig, results: list[GameResult]) -> dict[str, 
         "games": len(results),
         "seed": config.seed,
         "standings": standings,
+        "by_seat": [_seat_row(len(results), won) for won in seat_wins],
         "pairwise": {labels[a]: {labels[b]: table[a][b] for b in range(k) if b != a} for a in range(k)},
         "results": [r.to_json(labels) for r in sorted(results, key=lambda r: r.game)],
     }
