@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import re
 import shlex
@@ -31,6 +32,7 @@ from ttr.sim.tournament import (
     TournamentConfig,
     by_seat,
     elo,
+    elo_errors,
     finished_games,
     pairwise,
     run_tournament,
@@ -68,6 +70,8 @@ def test_seats_rotate(capsys: pytest.CaptureFixture[str]) -> None:
     greedy = next(row for row in summary["standings"] if row["bot"] == "greedy")
     lo, hi = greedy["win_rate_ci95"]
     assert lo <= greedy["win_rate"] <= hi
+    lo, hi = greedy["elo_ci95"]
+    assert lo < greedy["elo"] < hi
     assert 0 <= greedy["ticket_completion"] <= 1
     assert set(summary["pairwise"]["greedy"]) == {"random", "random#2"}
 
@@ -232,8 +236,9 @@ def test_piped_output_keeps_whole_intervals(capsys: pytest.CaptureFixture[str],
     out = captured.out
     assert "…" not in out
     assert captured.err.splitlines()[-1].startswith("games 4/4 (100%), ")  # progress as lines, not a bar
-    rows = [line for line in out.splitlines() if "route_focus" in line and "%" in line]
+    rows = [line for line in out.splitlines() if "route_focus" in line and "%" in line and "(" in line]
     assert len(rows) == 1 and re.search(r"\d+\.\d% \(\d+\.\d%-\d+\.\d%\)", rows[0])  # the whole interval
+    assert re.search(r"\d{3,4} \(\d{3,4}-\d{3,4}\)", rows[0])  # and the rating's
 
 
 def test_seating_with_fewer_bots_than_seats() -> None:
@@ -261,6 +266,23 @@ def test_statistics() -> None:
     lopsided = [GameResult(i, i, [0, 1], [10, 5], [0], [0, 0], [0, 0], 0) for i in range(10)]
     high, low = elo(pairwise(lopsided, 2))
     assert high > 1700 and low < 1300 and high + low == pytest.approx(3000)
+
+
+def test_elo_intervals() -> None:
+    """Two bots: a rating's error is half the delta-method error of their difference, 400 / ln 10 /
+    sqrt(n p (1 - p)); more games, a narrower interval; every bot gets one, even one that never lost."""
+    def two(n: int, p: float) -> list[list[list[float]]]:
+        return [[[0, 0, 0], [n * p, 0, n * (1 - p)]], [[n * (1 - p), 0, n * p], [0, 0, 0]]]
+    table = two(1000, 0.6)
+    errors = elo_errors(table, elo(table))
+    expected = 400 / math.log(10) / math.sqrt(1000 * 0.6 * 0.4) / 2
+    assert errors == pytest.approx([expected, expected], rel=0.01)
+    assert elo_errors(two(100, 0.6), elo(two(100, 0.6)))[0] > 3 * errors[0]
+    three = [[[0, 0, 0], [60, 0, 40], [70, 0, 30]], [[40, 0, 60], [0, 0, 0], [55, 0, 45]],
+             [[30, 0, 70], [45, 0, 55], [0, 0, 0]]]
+    assert all(10 < e < 30 for e in elo_errors(three, elo(three)))
+    sweep = two(10, 1.0)
+    assert all(math.isfinite(e) and e > 50 for e in elo_errors(sweep, elo(sweep)))
 
 
 def test_wins_by_seat() -> None:

@@ -137,7 +137,7 @@ def _print(console: Console, summary: dict[str, Any], elapsed: float, played: in
     count = f"{games} game{'s' * (games != 1)}" if games == planned else f"{games} of {planned} games"
     console.print(f"{summary['map']}, {summary['players']} players, {count} ({seeds}); "
                   f"{speed}", highlight=False)
-    table = Table("bot", "seats", "wins", "win rate (95% CI)", "mean score", "tickets done", "Elo",
+    table = Table("bot", "seats", "wins", "win rate (95% CI)", "mean score", "tickets done", "Elo (95% CI)",
                   title="standings")
     rows = sorted(summary["standings"], key=lambda row: -row["elo"])
     for row in rows:
@@ -145,7 +145,7 @@ def _print(console: Console, summary: dict[str, Any], elapsed: float, played: in
         tickets = row["ticket_completion"]
         table.add_row(row["bot"], str(row["seats_played"]), f"{row['wins']:g}",
                       f"{row['win_rate']:.1%} ({lo:.1%}-{hi:.1%})", f"{row['mean_score']:.1f}",
-                      "-" if tickets is None else f"{tickets:.0%}", f"{row['elo']:.0f}")
+                      "-" if tickets is None else f"{tickets:.0%}", _elo_cell(row))
     console.print(table)
     if len(rows) > 1:
         pair = Table("bot", *[r["bot"] for r in summary["standings"]], title="pairwise: wins-draws-losses")
@@ -185,3 +185,9 @@ def _print_by_seat(console: Console, summary: dict[str, Any]) -> None:
         table.add_row(row["bot"], *[cell(seat) for seat in row["by_seat"]])
     table.add_row("any bot", *[cell(seat) for seat in summary["by_seat"]])
     console.print(table)
+
+
+def _elo_cell(row: dict[str, Any]) -> str:
+    """The rating and its 95% interval, e.g. `1544 (1480-1608)`."""
+    lo, hi = row["elo_ci95"]
+    return f"{row['elo']:.0f} ({lo:.0f}-{hi:.0f})"

@@ -348,6 +348,54 @@ def elo(table: list[list[list[float]]], iterations: int = 2000) -> list[float]:
     return [1500 + x - mean for x in logs]
 
 
+ELO_SCALE = 400 / math.log(10)  # Elo points per unit of a Bradley-Terry log-strength
+
+
+def elo_errors(table: list[list[list[float]]], ratings: list[float]) -> list[float]:
+    """The standard error of each rating of `elo(table)` (`ratings`), in Elo points: from the inverse of
+    the Bradley-Terry model's information at the fitted strengths (each pair's games weigh p(1 - p), the
+    virtual draw against the 1500 anchor included), for the ratings as centred on their mean. A 95%
+    interval is about 1.96 of them either way."""
+    k = len(table)
+    theta = [(r - 1500) / ELO_SCALE for r in ratings]  # log-strengths, mean 0
+    info = [[0.0] * k for _ in range(k)]
+    for a in range(k):
+        p_anchor = 1 / (1 + math.exp(-theta[a]))
+        info[a][a] += p_anchor * (1 - p_anchor)
+        for b in range(k):
+            if b == a:
+                continue
+            games = sum(table[a][b])
+            if games:
+                p = 1 / (1 + math.exp(theta[b] - theta[a]))
+                w = games * p * (1 - p)
+                info[a][a] += w
+                info[a][b] -= w
+    cov = _inverse(info)
+    errors = []
+    for a in range(k):  # the variance of theta_a - mean(theta)
+        c = [(1.0 if i == a else 0.0) - 1 / k for i in range(k)]
+        var = sum(c[i] * cov[i][j] * c[j] for i in range(k) for j in range(k))
+        errors.append(ELO_SCALE * math.sqrt(max(var, 0.0)))
+    return errors
+
+
+def _inverse(matrix: list[list[float]]) -> list[list[float]]:
+    """The inverse of a small positive-definite matrix (Gauss-Jordan with partial pivoting)."""
+    n = len(matrix)
+    rows = [[*row, *(1.0 if i == j else 0.0 for j in range(n))] for i, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        lead = rows[col][col]
+        rows[col] = [x / lead for x in rows[col]]
+        for r in range(n):
+            if r != col and rows[r][col]:
+                factor = rows[r][col]
+                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col], strict=True)]
+    return [row[n:] for row in rows]
+
+
 def by_seat(results: list[GameResult], bots: int, players: int) -> tuple[list[list[list[float]]], list[float]]:
     """Wins by seat position: `per_bot[e][s] = [seats played, wins]` of bot e in seat s (seat 0 moves first;
     a win shared by k seats counts 1/k), and `overall[s]`, the wins of whichever bot sat in seat s."""
@@ -394,6 +442,7 @@ def summarize(config: TournamentConfig, results: list[GameResult]) -> dict[str, 
                 replaced[r.entries[note["seat"]]] += 1
     table = pairwise(results, k)
     ratings = elo(table)
+    errors = elo_errors(table, ratings)
     seat_table, seat_wins = by_seat(results, k, config.players)
     standings = []
     for e in range(k):
@@ -405,6 +454,7 @@ def summarize(config: TournamentConfig, results: list[GameResult]) -> dict[str, 
             "mean_score": round(score[e] / seats[e], 3) if seats[e] else 0.0,
             "ticket_completion": round(done[e] / (done[e] + failed[e]), 6) if done[e] + failed[e] else None,
             "elo": round(ratings[e], 1),
+            "elo_ci95": [round(ratings[e] - 1.96 * errors[e], 1), round(ratings[e] + 1.96 * errors[e], 1)],
             "by_seat": [_seat_row(played, won) for played, won in seat_table[e]],
         }
         if config.bots[e].startswith("cmd:"):
