@@ -6,11 +6,12 @@ Each *config* is a set of `GreedyBot` knobs (class attributes such as `overhead`
 over the knobs `--bot` (default greedy; or a variant such as `greedy_long`) has for MAP (its `map_knobs`).
 The first config is `--base` (default: the bot as it is); then `--configs N` random configs drawn from
 `SPACE` (seeded by `--seed`), or with `--neighbours` every config one step from the base along one knob of
-`SPACE`. Each config plays G two-player games (seeds S, S+1, ...; it moves first in even games) against
-each bot of `--against` (default: the four FDG 2017 agents and `greedy_long`; any bot `ttr tournament
---bots` takes, `mcts:200` or `cmd:python3 mybot.py` included), so every config meets the same deals. One
-line per config: its win rate against each bot (a shared win counts half) and the lowest against the
-paper agents; with `--out`, the same as a JSON line appended to FILE.
+`SPACE` (in both, only the knobs the map can use: `space_for`). Each config plays G two-player games
+(seeds S, S+1, ...; it moves first in even games) against each bot of `--against` (default: the four FDG
+2017 agents and `greedy_long`; any bot `ttr tournament --bots` takes, `mcts:200` or `cmd:python3 mybot.py`
+included), so every config meets the same deals. One line per config: its win rate against each bot (a
+shared win counts half) and the lowest against the paper agents; with `--out`, the same as a JSON line
+appended to FILE.
 
 Session 13 used it to ask whether greedy can beat every paper agent in 70% of two-player New York games,
 and to tune `greedy_long` against greedy in two-player Europe (docs/bot-experiments.md, "Session 13").
@@ -51,8 +52,31 @@ SPACE: dict[str, list[Any]] = {
     "ferry_penalty": [1.0, 2.0, 3.0],
     "borrow_cost": [6.0, 9.0, 12.0],
 }
-"""The values a random config draws each knob from (and the steps of `--neighbours`). The last four only
-matter in Europe (the longest-path bonus, tunnels, ferries, stations)."""
+"""The values a random config draws each knob from (and the steps of `--neighbours`); `space_for` leaves
+out those a map cannot use."""
+
+FEATURE_KNOBS: dict[str, str] = {
+    "attraction_cost": "tourist attractions",
+    "express_weight": "a longest-path bonus",
+    "tunnel_penalty": "tunnels",
+    "ferry_penalty": "ferries",
+    "borrow_cost": "stations",
+}
+"""The knobs that weigh something only some maps have (New York: attractions; Europe: the rest)."""
+
+
+def space_for(game_map: GameMap) -> dict[str, list[Any]]:
+    """`SPACE` without the knobs of `FEATURE_KNOBS` whose feature the map lacks: they would change nothing
+    there, only the configs printed."""
+    rules = game_map.rules
+    has = {
+        "tourist attractions": bool(game_map.tourist_attractions),
+        "a longest-path bonus": rules.longest_path_bonus > 0,
+        "tunnels": any(r.tunnel for r in game_map.routes),
+        "ferries": any(r.ferry_locomotives > 0 for r in game_map.routes),
+        "stations": rules.stations > 0,
+    }
+    return {knob: values for knob, values in SPACE.items() if knob not in FEATURE_KNOBS or has[FEATURE_KNOBS[knob]]}
 
 
 def tuned(bot: str, knobs: dict[str, Any], map_name: str | GameMap, seat: int, seed: int) -> GreedyBot:
@@ -87,20 +111,23 @@ def one_game(args: tuple[str, str, dict[str, Any], str, int]) -> float:
 
 
 def configs(base: dict[str, Any], count: int, neighbours: bool, seed: int,
-            current: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+            current: dict[str, Any] | None = None, space: dict[str, list[Any]] | None = None) -> list[dict[str, Any]]:
     """The base, then `count` random configs or (with `neighbours`) the base moved one step along each knob
-    of `SPACE` from its `current` value (the bot's own with the base laid over; default greedy's class
-    values; a value not in `SPACE` is moved to each of the knob's values)."""
+    of `space` (default `SPACE`) from its `current` value (the bot's own with the base laid over; default
+    greedy's class values; a value not in the space is moved to each of the knob's values)."""
+    space = SPACE if space is None else space
     out = [dict(base)]
     if neighbours:
-        for knob, values in SPACE.items():
+        for knob, values in space.items():
             now = (current or {}).get(knob, base.get(knob, getattr(GreedyBot, knob)))
             i = values.index(now) if now in values else -1
             steps = [values[j] for j in (i - 1, i + 1) if 0 <= j < len(values)] if i >= 0 else values
             out += [{**base, knob: value} for value in steps]
     else:
         rng = random.Random(seed)
-        out += [{knob: rng.choice(values) for knob, values in SPACE.items()} for _ in range(count)]
+        for _ in range(count):  # drawn over all of `SPACE`, so a seed draws the same configs on every map
+            drawn = {knob: rng.choice(values) for knob, values in SPACE.items()}
+            out.append({knob: value for knob, value in drawn.items() if knob in space})
     return out
 
 
@@ -148,11 +175,12 @@ def main(argv: list[str] | None = None) -> int:
             check_bot_spec(name, probe.game_map)
         except ValueError as error:
             p.error(f"--against: {error}")
-    current = {knob: getattr(probe, knob) for knob in SPACE}
+    space = space_for(probe.game_map)
+    current = {knob: getattr(probe, knob) for knob in space}
     paper = [name for name in against if name in PAPER_AGENTS]
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
-        for knobs in configs(base, args.configs, args.neighbours, args.seed, current):
+        for knobs in configs(base, args.configs, args.neighbours, args.seed, current, space):
             rates = evaluate(args.map, args.bot, knobs, against, args.games, args.seed, pool)
             lowest = min((rates[name] for name in paper), default=None)
             cells = "  ".join(f"{name} {rate:.3f}" for name, rate in rates.items())

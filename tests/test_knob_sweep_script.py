@@ -59,6 +59,23 @@ def test_neighbours_move_one_knob_one_step_and_random_configs_come_from_the_spac
     assert all(c[k] in script.SPACE[k] for c in drawn[1:] for k in c)
 
 
+def test_each_map_sweeps_only_the_knobs_it_can_use() -> None:
+    """New York has no longest-path bonus, tunnels, ferries or stations, Europe no tourist attractions: their
+    knobs would change nothing there. A config drawn for a map has only the map's knobs."""
+    script = load_script()
+    from ttr.maps import load_map
+
+    new_york, europe = script.space_for(load_map("new_york")), script.space_for(load_map("europe"))
+    assert set(script.SPACE) - set(new_york) == {"express_weight", "tunnel_penalty", "ferry_penalty", "borrow_cost"}
+    assert set(script.SPACE) - set(europe) == {"attraction_cost"}
+    drawn = script.configs({}, 3, False, 7, None, new_york)
+    assert all(set(c) == set(new_york) for c in drawn[1:])
+    full = script.configs({}, 3, False, 7)  # the same draws as over the whole space: old seeds still hold
+    assert drawn[1:] == [{k: v for k, v in c.items() if k in new_york} for c in full[1:]]
+    moved = {k for c in script.configs({}, 0, True, 0, None, europe)[1:] for k in c}
+    assert moved == set(europe)
+
+
 def test_a_run_prints_a_line_per_config_and_the_same_seed_gives_the_same_figures(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     script = load_script()
