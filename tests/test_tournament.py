@@ -24,6 +24,7 @@ from ttr.cli.console import LineProgress
 from ttr.cli.main import main
 from ttr.records import load_json, read_record, replay
 from ttr.sim import tournament
+from ttr.sim.ratings import elo, elo_errors, wilson
 from ttr.sim.run_folder import SettingsMismatchError, lock
 from ttr.sim.tournament import (
     RESULTS,
@@ -31,12 +32,9 @@ from ttr.sim.tournament import (
     GameResult,
     TournamentConfig,
     by_seat,
-    elo,
-    elo_errors,
     finished_games,
     pairwise,
     run_tournament,
-    wilson,
 )
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,9 +10,10 @@ import pytest
 
 from ttr.cli.main import main
 from ttr.sim import stats
+from ttr.sim.ratings import wilson
 from ttr.sim.rows import read_table
 from ttr.sim.simulate import simulate, table_path
-from ttr.sim.tournament import TournamentConfig, wilson
+from ttr.sim.tournament import TournamentConfig
 
 pytest.importorskip("matplotlib", reason="the report needs matplotlib (ttr[sim])")
 

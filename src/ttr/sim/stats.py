@@ -1,7 +1,7 @@
 """Statistics of simulation rows (`ttr.sim.rows.COLUMNS`): per bot, per seat, per ticket, per route.
 
 Pure functions over the list of row dicts; the report (`ttr.sim.report`) draws them. Rates carry 95%
-Wilson intervals (`ttr.sim.tournament.wilson`).
+Wilson intervals (`ttr.sim.ratings.wilson`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from ttr.sim.tournament import wilson
+from ttr.sim.ratings import wilson
 
 Row = dict[str, Any]
 

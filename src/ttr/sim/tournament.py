@@ -5,7 +5,8 @@ seats, every group of bots in turn, each rotated through the seats: `TournamentC
 bot plays every seat equally often, and the results are the same whatever the number of worker processes.
 Standings count seats played: a bot that holds two seats of one game (fewer bots than seats) plays two
 seat-games there. A win shared by k seats counts 1/k to each. Ratings are Elo-scaled Bradley-Terry
-strengths fitted to every pairwise result of every game (order-independent).
+strengths fitted to every pairwise result of every game (order-independent; `ttr.sim.ratings`), each with
+a 95% interval; win rates are also given by seat.
 
 With a records folder the tournament is resumable (`ttr.sim.run_folder`): the folder holds
 `tournament.json` (the settings), `results.jsonl` (one line per finished game, appended as games end) and
@@ -19,7 +20,6 @@ import functools
 import hashlib
 import itertools
 import json
-import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +31,7 @@ from ttr.engine import Action, Game, final_score
 from ttr.maps import GameMap, load_map
 from ttr.maps.model import parse_map
 from ttr.records import write_record
+from ttr.sim.ratings import elo, elo_errors, wilson
 from ttr.sim.run_folder import (
     SettingsMismatchError,
     check_settings,
@@ -291,18 +292,7 @@ def _in_range(config: TournamentConfig, done: dict[int, GameResult]) -> list[Gam
     return [done[i] for i in sorted(done) if i < config.games]
 
 
-# ---------------------------------------------------------------------- statistics
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a rate `wins / n` (95% for z = 1.96)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+# ---------------------------------------------------------------------- tallies of the results
 
 
 def pairwise(results: list[GameResult], bots: int) -> list[list[list[float]]]:
@@ -321,79 +311,6 @@ def pairwise(results: list[GameResult], bots: int) -> list[list[list[float]]]:
                 outcome = 0 if rank[i] > rank[j] else (1 if rank[i] == rank[j] else 2)
                 table[a][b][outcome] += 1
     return table
-
-
-def elo(table: list[list[list[float]]], iterations: int = 2000) -> list[float]:
-    """Elo-scaled Bradley-Terry ratings (mean 1500) from a pairwise table, draws as half wins.
-
-    Fitted with Hunter's MM iterations; each bot also plays one virtual draw against a 1500 anchor so a
-    bot that never loses keeps a finite rating.
-    """
-    k = len(table)
-    wins = [sum(table[a][b][0] + table[a][b][1] / 2 for b in range(k)) + 0.5 for a in range(k)]
-    games = [[table[a][b][0] + table[a][b][1] + table[a][b][2] for b in range(k)] for a in range(k)]
-    gamma = [1.0] * k
-    for _ in range(iterations):
-        new = []
-        for a in range(k):
-            denom = 1.0 / (gamma[a] + 1.0)  # the anchor
-            denom += sum(games[a][b] / (gamma[a] + gamma[b]) for b in range(k) if b != a and games[a][b])
-            new.append(wins[a] / denom)
-        change = max(abs(x - y) / y for x, y in zip(new, gamma, strict=True))
-        gamma = new
-        if change < 1e-12:
-            break
-    logs = [400 * math.log10(g) for g in gamma]
-    mean = sum(logs) / k
-    return [1500 + x - mean for x in logs]
-
-
-ELO_SCALE = 400 / math.log(10)  # Elo points per unit of a Bradley-Terry log-strength
-
-
-def elo_errors(table: list[list[list[float]]], ratings: list[float]) -> list[float]:
-    """The standard error of each rating of `elo(table)` (`ratings`), in Elo points: from the inverse of
-    the Bradley-Terry model's information at the fitted strengths (each pair's games weigh p(1 - p), the
-    virtual draw against the 1500 anchor included), for the ratings as centred on their mean. A 95%
-    interval is about 1.96 of them either way."""
-    k = len(table)
-    theta = [(r - 1500) / ELO_SCALE for r in ratings]  # log-strengths, mean 0
-    info = [[0.0] * k for _ in range(k)]
-    for a in range(k):
-        p_anchor = 1 / (1 + math.exp(-theta[a]))
-        info[a][a] += p_anchor * (1 - p_anchor)
-        for b in range(k):
-            if b == a:
-                continue
-            games = sum(table[a][b])
-            if games:
-                p = 1 / (1 + math.exp(theta[b] - theta[a]))
-                w = games * p * (1 - p)
-                info[a][a] += w
-                info[a][b] -= w
-    cov = _inverse(info)
-    errors = []
-    for a in range(k):  # the variance of theta_a - mean(theta)
-        c = [(1.0 if i == a else 0.0) - 1 / k for i in range(k)]
-        var = sum(c[i] * cov[i][j] * c[j] for i in range(k) for j in range(k))
-        errors.append(ELO_SCALE * math.sqrt(max(var, 0.0)))
-    return errors
-
-
-def _inverse(matrix: list[list[float]]) -> list[list[float]]:
-    """The inverse of a small positive-definite matrix (Gauss-Jordan with partial pivoting)."""
-    n = len(matrix)
-    rows = [[*row, *(1.0 if i == j else 0.0 for j in range(n))] for i, row in enumerate(matrix)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        lead = rows[col][col]
-        rows[col] = [x / lead for x in rows[col]]
-        for r in range(n):
-            if r != col and rows[r][col]:
-                factor = rows[r][col]
-                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col], strict=True)]
-    return [row[n:] for row in rows]
 
 
 def by_seat(results: list[GameResult], bots: int, players: int) -> tuple[list[list[list[float]]], list[float]]:
