@@ -21,6 +21,7 @@ import numpy as np
 
 from ttr.envs import gym_env
 from ttr.envs.gym_env import TicketToRideGym
+from ttr.sim.ratings import wilson
 
 EVAL_SEED_BASE = 1_000_000  # evaluation games use seeds from here on; training seeds stay below
 
@@ -113,17 +114,6 @@ def reinforce_update(policy: LinearSoftmaxPolicy, episodes: list[Episode], basel
         policy.W[a] += lr * row / count
     policy.b += lr * grad_b / count
     return loss / count
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    denom = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return (centre - half, centre + half)
 
 
 def evaluate(env: TicketToRideGym, policy: LinearSoftmaxPolicy, games: int, greedy: bool = False) -> tuple[int, int]:

@@ -339,28 +339,24 @@ def summarize(config: TournamentConfig, results: list[GameResult]) -> dict[str, 
     all bots, pairwise results, every game."""
     labels = config.labels()
     k = len(labels)
-    seats = [0] * k
-    wins = [0.0] * k
     score = [0] * k
     done = [0] * k
     failed = [0] * k
     replaced = [0] * k
     for r in results:
-        share = 1.0 / len(r.winners) if r.winners else 0.0
         for s, e in enumerate(r.entries):
-            seats[e] += 1
             score[e] += r.scores[s]
             done[e] += r.tickets_completed[s]
             failed[e] += r.tickets_failed[s]
-            if s in r.winners:
-                wins[e] += share
         for note in r.notes:
             if note.get("replaced_by"):
                 replaced[r.entries[note["seat"]]] += 1
+    seat_table, seat_wins = by_seat(results, k, config.players)  # seats and wins per bot are their sums
+    seats = [int(sum(played for played, _ in cells)) for cells in seat_table]
+    wins = [sum(won for _, won in cells) for cells in seat_table]
     table = pairwise(results, k)
     ratings = elo(table)
     errors = elo_errors(table, ratings)
-    seat_table, seat_wins = by_seat(results, k, config.players)
     standings = []
     for e in range(k):
         lo, hi = wilson(wins[e], seats[e])
