@@ -284,7 +284,7 @@ def test_stats_count_accepted_actions_only(client: TestClient) -> None:
 
 
 def test_stats_reset_only_from_the_servers_machine(client: TestClient) -> None:
-    """Anyone may read the timing figures; only a loopback client may zero them."""
+    """Anyone may read the timing figures; only a loopback client, not one behind a proxy, may zero them."""
     g = new_game(client)
     with client.websocket_connect(f"/ws/{g['id']}") as ws:
         snap = joined(ws, g["seats"][0]["token"])
@@ -295,6 +295,11 @@ def test_stats_reset_only_from_the_servers_machine(client: TestClient) -> None:
         assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden", host
         assert "own machine" in r.json()["error"]["message"]
         assert client.get("/api/stats").json()["action_ms"]["actions"] == 1, host  # nothing was reset
+    local = from_address(client, "127.0.0.1")
+    for header in ({"X-Forwarded-For": "203.0.113.9"}, {"Forwarded": "for=203.0.113.9"}, {"X-Real-IP": "10.0.0.5"}):
+        r = local.post("/api/stats/reset", headers=header)  # a reverse proxy on the same machine
+        assert r.status_code == 403 and "not through a proxy" in r.json()["error"]["message"], header
+        assert client.get("/api/stats").json()["action_ms"]["actions"] == 1, header
     for host in ("::1", "127.0.0.9", "::ffff:127.0.0.1"):
         from_address(client, "127.0.0.1").get("/api/stats")  # reading is open to all
         assert from_address(client, host).post("/api/stats/reset").json()["action_ms"]["actions"] == 0, host

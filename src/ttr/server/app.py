@@ -52,8 +52,15 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
+FORWARDING_HEADERS = ("forwarded", "x-forwarded-for", "x-real-ip")  # set by reverse proxies for the client behind
+
+
 def _from_this_machine(request: Request) -> bool:
-    """Whether the request came over the loopback interface (127.0.0.0/8 or ::1)."""
+    """Whether the request came over the loopback interface (127.0.0.0/8 or ::1) and not through a proxy: a
+    reverse proxy on the same machine connects from loopback too, but names the real client in a forwarding
+    header (`FORWARDING_HEADERS`)."""
+    if any(name in request.headers for name in FORWARDING_HEADERS):
+        return False
     host = request.client.host if request.client else ""
     try:
         address = ipaddress.ip_address(host)
@@ -214,7 +221,8 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     @app.post("/api/stats/reset")
     async def reset_stats(request: Request) -> dict[str, Any]:
         if not _from_this_machine(request):
-            raise ApiError(403, "forbidden", "the timing figures can be reset only from the server's own machine")
+            raise ApiError(403, "forbidden",
+                           "the timing figures can be reset only from the server's own machine, not through a proxy")
         manager.times.reset()
         return {"action_ms": manager.times.summary()}
 
