@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ttr.bots.denial import DenyingLong
+from ttr.bots.denial import DETOUR_CAP, DenyingLong
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import INF, Board, dijkstra, game_options, map_index, static_action
@@ -90,3 +90,20 @@ def test_mcts_blocks_in_its_own_playouts_in_two_player_europe_only() -> None:
         plain = bot(game_map, 0, 3, iterations=4).playouts_for(seats)[0][0]
         assert type(plain.bots[0]) is guide
         assert plain.world_bots == []
+
+
+def test_in_four_seat_games_the_other_seats_paths_use_the_twin_this_seat_cannot_take() -> None:
+    """E-DOUBLE-1: with 4-5 seats only the owner of one half of a double route is barred from the other half,
+    so another seat's path still runs through it (Edinburgh's only link is the double route to London)."""
+    ix = map_index(EUROPE)
+    game = Game.new(EUROPE, ["a", "b", "c", "d"], seed=1)
+    half = next(r for r, route in enumerate(EUROPE.routes) if {route.a, route.b} == {"Edinburgh", "London"})
+    owner = [-1] * len(EUROPE.routes)
+    owner[half] = 0
+    game.tickets[1] = [next(t.index for t in EUROPE.tickets if t.name == "Edinburgh-Paris")]
+    board = Board.bare(ix, 0, owner, [45] * 4)
+    assert not board.open[ix.twin[half]]  # closed to this seat ...
+    bot = DenyingLong(EUROPE, 0, 1)
+    damage = bot._link_damage(board, game)
+    # ... but open to seat 1, whose ticket would be cut without it: the cap, not nothing
+    assert damage[ix.link[half]] == DETOUR_CAP

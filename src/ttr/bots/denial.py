@@ -11,7 +11,7 @@ view never has them, so it is for playouts only (`MctsBot.own_playout_style`).
 
 from __future__ import annotations
 
-from ttr.bots.planning import INF, Board, Options, Plan, dijkstra, distance_without, path_to
+from ttr.bots.planning import INF, Board, Options, Plan, dijkstra, distance_without, open_routes, path_to
 from ttr.bots.styles import GreedyLong, GreedyLongDuel
 from ttr.engine import Action, Game
 from ttr.maps import GameMap
@@ -67,7 +67,9 @@ class DenyingLong(GreedyLong):
         for q in range(board.n):
             if q == board.seat:
                 continue
-            costs = [0.0 if o == q else (ix.length[r] + self.overhead if o < 0 and board.open[r] else INF)
+            # Open to q: in 2-3 seat games the same routes as to this seat, in 4-5 q's own (E-DOUBLE-1/2).
+            is_open = board.open if board.n <= 3 else open_routes(ix, board.owner, q, board.n)
+            costs = [0.0 if o == q else (ix.length[r] + self.overhead if o < 0 and is_open[r] else INF)
                      for r, o in enumerate(board.owner)]
             for t in world.tickets[q]:
                 a, b = ix.ticket_a[t], ix.ticket_b[t]
