@@ -24,7 +24,7 @@ from ttr.cli.console import LineProgress
 from ttr.cli.main import main
 from ttr.records import load_json, read_record, replay
 from ttr.sim import tournament
-from ttr.sim.ratings import elo, elo_errors, wilson
+from ttr.sim.ratings import elo, elo_difference_errors, elo_errors, wilson
 from ttr.sim.run_folder import SettingsMismatchError, lock
 from ttr.sim.tournament import (
     RESULTS,
@@ -283,6 +283,23 @@ def test_elo_intervals() -> None:
     assert all(math.isfinite(e) and e > 50 for e in elo_errors(sweep, elo(sweep)))
 
 
+def test_elo_difference_intervals() -> None:
+    """A difference's error: with two bots the delta-method error, twice a centred rating's; with three it
+    is symmetric, and a pair that met in many games is measured more closely than a pair that met in few."""
+    table = [[[0, 0, 0], [600, 0, 400]], [[400, 0, 600], [0, 0, 0]]]
+    ratings = elo(table)
+    apart = elo_difference_errors(table, ratings)
+    assert apart[0][0] == 0 and apart[0][1] == apart[1][0]
+    assert apart[0][1] == pytest.approx(400 / math.log(10) / math.sqrt(1000 * 0.6 * 0.4), rel=0.01)
+    assert apart[0][1] == pytest.approx(2 * elo_errors(table, ratings)[0])
+    # bots 0 and 1 met 1000 times, bot 2 met each of them 20 times
+    three = [[[0, 0, 0], [550, 0, 450], [12, 0, 8]], [[450, 0, 550], [0, 0, 0], [11, 0, 9]],
+             [[8, 0, 12], [9, 0, 11], [0, 0, 0]]]
+    apart = elo_difference_errors(three, elo(three))
+    assert all(apart[a][b] == pytest.approx(apart[b][a]) for a in range(3) for b in range(3))
+    assert apart[0][1] < apart[0][2] / 2
+
+
 def test_wins_by_seat() -> None:
     """Each bot's wins in each seat position, and each seat's whoever sat there (a shared win split)."""
     results = [
@@ -324,6 +341,26 @@ def test_by_seat_in_the_summary_and_the_table(capsys: pytest.CaptureFixture[str]
     greedy_row = next(line for line in out.splitlines() if "greedy" in line and " of 2" in line)
     assert greedy_row.count("100.0% of 2") == 2  # greedy beats random from either seat
     assert re.search(r"any bot .*50\.0% of 4 .*50\.0% of 4", out)
+    assert "Elo difference" not in out  # two bots: the standings' intervals say it
+
+
+def test_elo_differences_in_the_summary_and_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    summary = _run_json(capsys, "--map", "new_york", "--players", "2", "--bots", "greedy,random,random",
+                        "--games", "12", "--seed", "5")
+    ratings = {row["bot"]: row["elo"] for row in summary["standings"]}
+    differences = summary["elo_differences"]
+    for a, row in differences.items():
+        for b, cell in row.items():
+            assert cell["difference"] == pytest.approx(ratings[a] - ratings[b], abs=0.11)
+            assert cell["ci95"][0] < cell["difference"] < cell["ci95"][1]
+            assert differences[b][a]["difference"] == pytest.approx(-cell["difference"])
+    assert main(["tournament", "--map", "new_york", "--players", "2", "--bots", "greedy,random,random",
+                 "--games", "12", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "Elo difference, row minus column" in out
+    greedy = summary["standings"][0]["bot"]
+    cell = differences[greedy][summary["standings"][1]["bot"]]
+    assert f"{cell['difference']:+.0f} ({cell['ci95'][0]:+.0f} to {cell['ci95'][1]:+.0f})" in out
 
 
 def test_line_progress_reports_each_tenth_and_the_time_left() -> None:

@@ -159,6 +159,8 @@ def _print(console: Console, summary: dict[str, Any], elapsed: float, played: in
                     cells.append(f"{w:g}-{d:g}-{lost:g}")
             pair.add_row(a["bot"], *cells)
         console.print(pair)
+    if len(rows) > 2:
+        _print_differences(console, summary)
     _print_by_seat(console, summary)
     for result in summary["results"]:
         for note in result["notes"]:
@@ -167,6 +169,25 @@ def _print(console: Console, summary: dict[str, Any], elapsed: float, played: in
                 console.print(f"game {result['game'] + 1}, seat {note['seat'] + 1} ({note['bot']}): "
                               f"{len(note['failures'])} failure(s){replaced}: {note['failures'][0]}",
                               highlight=False)
+
+
+def _print_differences(console: Console, summary: dict[str, Any]) -> None:
+    """Each pair's Elo difference with its 95% interval, starred where the interval leaves out 0 (with three
+    bots or more, overlapping intervals in the standings do not show that two bots are level)."""
+    names = [row["bot"] for row in summary["standings"]]
+    table = Table("bot", *names, title="Elo difference, row minus column (95% CI; * where it excludes 0)")
+    for a in names:
+        cells = []
+        for b in names:
+            if a == b:
+                cells.append("-")
+                continue
+            cell = summary["elo_differences"][a][b]
+            lo, hi = cell["ci95"]
+            star = "*" if lo > 0 or hi < 0 else ""
+            cells.append(f"{cell['difference']:+.0f} ({lo:+.0f} to {hi:+.0f}){star}")
+        table.add_row(a, *cells)
+    console.print(table)
 
 
 def _print_by_seat(console: Console, summary: dict[str, Any]) -> None:

@@ -31,7 +31,7 @@ from ttr.engine import Action, Game, final_score
 from ttr.maps import GameMap, load_map
 from ttr.maps.model import parse_map
 from ttr.records import write_record
-from ttr.sim.ratings import elo, elo_errors, wilson
+from ttr.sim.ratings import elo, elo_difference_errors, elo_errors, wilson
 from ttr.sim.run_folder import (
     SettingsMismatchError,
     check_settings,
@@ -334,9 +334,15 @@ def _seat_row(played: float, wins: float) -> dict[str, Any]:
             "win_rate": round(wins / played, 6) if played else None}
 
 
+def _difference(difference: float, error: float) -> dict[str, Any]:
+    """One Elo difference (row minus column) with its 95% interval, as the summary gives it."""
+    return {"difference": round(difference, 1),
+            "ci95": [round(difference - 1.96 * error, 1), round(difference + 1.96 * error, 1)]}
+
+
 def summarize(config: TournamentConfig, results: list[GameResult]) -> dict[str, Any]:
     """The tournament's JSON summary: settings, standings per bot (with wins by seat), wins by seat over
-    all bots, pairwise results, every game."""
+    all bots, pairwise results and Elo differences, every game."""
     labels = config.labels()
     k = len(labels)
     score = [0] * k
@@ -357,6 +363,7 @@ def summarize(config: TournamentConfig, results: list[GameResult]) -> dict[str, 
     table = pairwise(results, k)
     ratings = elo(table)
     errors = elo_errors(table, ratings)
+    apart = elo_difference_errors(table, ratings)
     standings = []
     for e in range(k):
         lo, hi = wilson(wins[e], seats[e])
@@ -383,5 +390,7 @@ def summarize(config: TournamentConfig, results: list[GameResult]) -> dict[str, 
         "standings": standings,
         "by_seat": [_seat_row(len(results), won) for won in seat_wins],
         "pairwise": {labels[a]: {labels[b]: table[a][b] for b in range(k) if b != a} for a in range(k)},
+        "elo_differences": {labels[a]: {labels[b]: _difference(ratings[a] - ratings[b], apart[a][b])
+                                        for b in range(k) if b != a} for a in range(k)},
         "results": [r.to_json(labels) for r in sorted(results, key=lambda r: r.game)],
     }
