@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from itertools import pairwise
+from typing import Any
 
 import pytest
 
@@ -16,7 +17,7 @@ from ttr.bots.mcts import MctsBot, t_critical
 from ttr.bots.mcts_policy import estimate, ticket_paths
 from ttr.bots.planning import Board, map_index, sort_options
 from ttr.bots.playout import GreedyPlayout
-from ttr.engine import Game, final_score, seat_view
+from ttr.engine import Action, Game, final_score, seat_view
 from ttr.engine import actions as A
 from ttr.engine.phases import SECOND_CARD
 from ttr.engine.sample import InfoSet, determinize
@@ -387,3 +388,37 @@ def test_two_seat_europe_games_have_their_own_guide(map_name: str, players: int,
     assert bot.last_values[game.encode(guide_class(game_map, 0, 1).choose(view, legal))] == 0.0
     own_class = getattr(denial, own, None) or getattr(styles, own)
     assert type(bot.playouts_for(players)[0][0].bots[0]) is own_class
+
+
+def test_the_time_budget_counts_the_whole_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guide's own choice counts against `time_limit`: a guide that takes the whole budget leaves the
+    search one world (the first is always played) instead of many. The clock is faked: it moves 1 ms a read,
+    and the guide's choice moves it by the budget."""
+    import ttr.bots.mcts as mcts_module
+
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 0.001
+        return now[0]
+
+    monkeypatch.setattr(mcts_module.time, "thread_time", clock)
+    game_map, game = greedy_main_turn("new_york", 2, seed=3, seat=0, after=8)
+    view, legal = seat_view(game, 0), legal_actions(game)[1]
+
+    def searched(slow_guide: bool) -> int:
+        bot = MctsBot(game_map, 0, 1, time_limit=0.5)
+        bot.prune = 1e9  # no candidate is dropped: every world plays them all
+        if slow_guide:
+            choose = bot.guide.choose
+
+            def slow(view: dict[str, Any], legal: list[Action]) -> Action:
+                now[0] += 0.5
+                return choose(view, legal)
+
+            monkeypatch.setattr(bot.guide, "choose", slow)
+        bot.choose(view, legal)
+        return bot.last_iterations // len(bot.last_values)  # worlds
+
+    assert searched(slow_guide=False) > 5
+    assert searched(slow_guide=True) == 1
