@@ -106,6 +106,37 @@ def test_candidates_are_legal_and_varied() -> None:
     assert {A.DRAW_DECK, A.DRAW_TICKETS, A.CLAIM, A.KEEP_TICKETS} <= kinds_seen
 
 
+def test_claim_candidates_pay_as_greedy_pays() -> None:
+    """A claim weighed beside the guide's move pays as greedy would (`GreedyBot._cheapest`: fewest wilds, then
+    the colour the plan needs least), not with the colour it holds most of, which may be the colour its plan
+    is waiting for."""
+    game_map = load_map("europe")
+    game = Game.new(game_map, 2, seed=11)
+    playout = GreedyPlayout(game_map, 2, 11)
+    bot = MctsBot(game_map, 0, 11, iterations=1)
+    ix = bot.guide.ix
+    checked = spared = 0
+    while not game.is_over:
+        view = seat_view(game, game.current)
+        _, legal = legal_actions(game)
+        if game.current == 0 and game.phase == 1 and len(legal) > 1:
+            guide = game.encode(bot.guide.choose(view, legal))
+            board = Board.from_view(ix, view)
+            opts = sort_options(ix, legal)
+            need = bot.guide.plan_needs(bot.guide._current_plan(board), board)
+            for aid in bot.candidates(game, guide, view, legal)[1:]:
+                if game.cat.kind[aid] != A.CLAIM:
+                    continue
+                action = game.decode(aid)
+                options = opts.claims[game.cat.a[aid]]
+                assert action == bot.guide._cheapest(board, options, need).action
+                checked += 1
+                most = max(options, key=lambda o: (-o.wilds, board.hand[o.colour] if o.colour != ix.wild else -1))
+                spared += most.action != action  # the colour held most of was not the one to spend
+        game.apply_unchecked(playout.choose_id(game))
+    assert checked > 20 and spared
+
+
 def test_late_in_a_game_more_claims_are_candidates() -> None:
     """`late_claims`: once the leader has laid `late_from` of its pieces the search weighs that many claims
     (its playouts are short, so worlds are cheap); before, `claims` as always."""

@@ -199,6 +199,10 @@ class GreedyBot(BaseBot):
         a, b = ix.route_a[r], ix.route_b[r]
         return (0 if reached[a] else ix.attraction[a]) + (0 if reached[b] else ix.attraction[b])
 
+    def plan_needs(self, plan: Plan, board: Board) -> list[int]:
+        """The cards per card type (wild last) the seat of `board` still needs to claim all of `plan`."""
+        return self._needs(plan.routes, board.hand)
+
     def _needs(self, routes: list[int], hand: list[int]) -> list[int]:
         """`colour_needs(ix, routes, hand)[0]` (read only), remembered for the last routes and hand: a
         decision asks for the plan's needs several times."""

@@ -395,15 +395,17 @@ class MctsBot(BaseBot):
         draws = [aid for aid in ids if kind[aid] in is_draw]
         if draws and kind[guide] not in is_draw:
             out.append(draws[0])  # the blind draw when the deck has cards
-        plan_links = {self.guide.ix.link[r] for r in self.guide._current_plan(board).routes}
+        plan = self.guide._current_plan(board)
+        plan_links = {self.guide.ix.link[r] for r in plan.routes}
         link = self.guide.ix.link
         hand = game.hands[game.current]
         wild = game.wild
-        best: dict[int, tuple[tuple[int, int], int]] = {}  # route -> (card set key, id)
+        need = self.guide.plan_needs(plan, board)
+        best: dict[int, tuple[tuple[int, int, int], int]] = {}  # route -> (card set key, id)
         for aid in ids:
-            if kind[aid] == A.CLAIM:
+            if kind[aid] == A.CLAIM:  # the card set greedy pays with: fewest wilds, then the most spare cards
                 colour = cat.b[aid]
-                key = (-cat.c[aid], hand[colour] if colour != wild else -1)
+                key = (-cat.c[aid], hand[colour] - need[colour] if colour != wild else -99, -colour)
                 r = cat.a[aid]
                 if r not in best or key > best[r][0]:
                     best[r] = (key, aid)
