@@ -43,10 +43,11 @@ would at this budget: a full greedy playout costs about 21 ms in two-player Euro
 
 Budgets: `iterations` playouts per decision (reproducible) or `time_limit` seconds (`mcts`: 0.5 s for the
 whole decision, the guide's move and the belief included; it stops before a world that would overrun it by
-the mean time of the worlds so far, so every candidate has the same worlds and a decision ends at most a few
-milliseconds late: 0.508 s in 130 Europe decisions). The time is the CPU time of the thread
-(`time.thread_time`): on an idle core the same as wall time, and on a loaded machine the search still gets
-its 0.5 s of one core, only later. `mcts:N` is N playouts per decision, `mcts:Ts` T seconds.
+the mean time of the worlds so far, so every candidate has the same worlds and a decision ends at most
+about one world's time late: at most 0.508-0.524 s in runs of 130-134 Europe decisions). The time is the
+CPU time of the thread (`time.thread_time`): on an idle core the same as wall time, and on a loaded
+machine the search still gets its 0.5 s of one core, only later.
+`mcts:N` is N playouts per decision, `mcts:Ts` T seconds.
 """
 
 from __future__ import annotations
@@ -398,17 +399,10 @@ class MctsBot(BaseBot):
         plan = self.guide._current_plan(board)
         plan_links = {self.guide.ix.link[r] for r in plan.routes}
         link = self.guide.ix.link
-        hand = game.hands[game.current]
-        wild = game.wild
         need = self.guide.plan_needs(plan, board)
-        best: dict[int, tuple[tuple[int, int, int], int]] = {}  # route -> (card set key, id)
-        for aid in ids:
-            if kind[aid] == A.CLAIM:  # the card set greedy pays with: fewest wilds, then the most spare cards
-                colour = cat.b[aid]
-                key = (-cat.c[aid], hand[colour] - need[colour] if colour != wild else -99, -colour)
-                r = cat.a[aid]
-                if r not in best or key > best[r][0]:
-                    best[r] = (key, aid)
+        # route -> the id of the card set greedy would pay it with (`GreedyBot._cheapest`)
+        best = {r: game.encode(self.guide._cheapest(board, options, need).action)
+                for r, options in sort_options(self.guide.ix, legal).claims.items()}
         length = self.guide.ix.length
         claimed = {cat.a[aid] for aid in out if kind[aid] == A.CLAIM}
         ranked = sorted(best, key=lambda r: (link[r] not in plan_links, -length[r], r))
@@ -416,16 +410,16 @@ class MctsBot(BaseBot):
         late = pieces - min(game.trains) >= self.late_from * pieces
         for r in ranked[:self.late_claims if late else self.claims]:
             if r not in claimed:
-                out.append(best[r][1])
+                out.append(best[r])
                 claimed.add(r)
         if belief is not None and self.blocks:
             for r in self._blocks(belief, game, [r for r in best if r not in claimed])[:self.blocks]:
-                out.append(best[r][1])
+                out.append(best[r])
                 claimed.add(r)
         if worlds and self.world_blocks:
             damage = world_block_damage(worlds, self.seat, {r for r in best if r not in claimed})
             for r in sorted(damage, key=lambda r: (-damage[r], r))[:self.world_blocks]:
-                out.append(best[r][1])
+                out.append(best[r])
         if self.search_draws:  # each face-up card too
             out.extend(aid for aid in draws if aid not in out)
         return out
