@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -148,19 +149,14 @@ def _print(console: Console, summary: dict[str, Any], elapsed: float, played: in
                       "-" if tickets is None else f"{tickets:.0%}", _elo_cell(row))
     console.print(table)
     if len(rows) > 1:
-        pair = Table("bot", *[r["bot"] for r in summary["standings"]], title="pairwise: wins-draws-losses")
-        for a in summary["standings"]:
-            cells = []
-            for b in summary["standings"]:
-                if a["bot"] == b["bot"]:
-                    cells.append("-")
-                else:
-                    w, d, lost = summary["pairwise"][a["bot"]][b["bot"]]
-                    cells.append(f"{w:g}-{d:g}-{lost:g}")
-            pair.add_row(a["bot"], *cells)
-        console.print(pair)
+        def record(a: str, b: str) -> str:
+            w, d, lost = summary["pairwise"][a][b]
+            return f"{w:g}-{d:g}-{lost:g}"
+
+        _print_pairs(console, summary, "pairwise: wins-draws-losses", record)
     if len(rows) > 2:
-        _print_differences(console, summary)
+        _print_pairs(console, summary, "Elo difference, row minus column (95% CI; * where it excludes 0)",
+                     lambda a, b: _difference_cell(summary, a, b))
     _print_by_seat(console, summary)
     for result in summary["results"]:
         for note in result["notes"]:
@@ -171,23 +167,22 @@ def _print(console: Console, summary: dict[str, Any], elapsed: float, played: in
                               highlight=False)
 
 
-def _print_differences(console: Console, summary: dict[str, Any]) -> None:
-    """Each pair's Elo difference with its 95% interval, starred where the interval leaves out 0 (with three
-    bots or more, overlapping intervals in the standings do not show that two bots are level)."""
+def _print_pairs(console: Console, summary: dict[str, Any], title: str, cell: Callable[[str, str], str]) -> None:
+    """A table of every pair of bots, `cell(row bot, column bot)` off the diagonal."""
     names = [row["bot"] for row in summary["standings"]]
-    table = Table("bot", *names, title="Elo difference, row minus column (95% CI; * where it excludes 0)")
+    table = Table("bot", *names, title=title)
     for a in names:
-        cells = []
-        for b in names:
-            if a == b:
-                cells.append("-")
-                continue
-            cell = summary["elo_differences"][a][b]
-            lo, hi = cell["ci95"]
-            star = "*" if lo > 0 or hi < 0 else ""
-            cells.append(f"{cell['difference']:+.0f} ({lo:+.0f} to {hi:+.0f}){star}")
-        table.add_row(a, *cells)
+        table.add_row(a, *["-" if a == b else cell(a, b) for b in names])
     console.print(table)
+
+
+def _difference_cell(summary: dict[str, Any], a: str, b: str) -> str:
+    """Bot a's Elo minus bot b's with its 95% interval, starred where the interval leaves out 0 (with three
+    bots or more, overlapping intervals in the standings do not show that two bots are level)."""
+    cell = summary["elo_differences"][a][b]
+    lo, hi = cell["ci95"]
+    star = "*" if lo > 0 or hi < 0 else ""
+    return f"{cell['difference']:+.0f} ({lo:+.0f} to {hi:+.0f}){star}"
 
 
 def _print_by_seat(console: Console, summary: dict[str, Any]) -> None:

@@ -334,10 +334,14 @@ def _seat_row(played: float, wins: float) -> dict[str, Any]:
             "win_rate": round(wins / played, 6) if played else None}
 
 
+def _ci95(value: float, error: float) -> list[float]:
+    """The 95% interval of an Elo figure with standard error `error`, as the summary gives it."""
+    return [round(value - 1.96 * error, 1), round(value + 1.96 * error, 1)]
+
+
 def _difference(difference: float, error: float) -> dict[str, Any]:
-    """One Elo difference (row minus column) with its 95% interval, as the summary gives it."""
-    return {"difference": round(difference, 1),
-            "ci95": [round(difference - 1.96 * error, 1), round(difference + 1.96 * error, 1)]}
+    """One Elo difference (row minus column) with its 95% interval."""
+    return {"difference": round(difference, 1), "ci95": _ci95(difference, error)}
 
 
 def summarize(config: TournamentConfig, results: list[GameResult]) -> dict[str, Any]:
@@ -374,7 +378,7 @@ def summarize(config: TournamentConfig, results: list[GameResult]) -> dict[str, 
             "mean_score": round(score[e] / seats[e], 3) if seats[e] else 0.0,
             "ticket_completion": round(done[e] / (done[e] + failed[e]), 6) if done[e] + failed[e] else None,
             "elo": round(ratings[e], 1),
-            "elo_ci95": [round(ratings[e] - 1.96 * errors[e], 1), round(ratings[e] + 1.96 * errors[e], 1)],
+            "elo_ci95": _ci95(ratings[e], errors[e]),
             "by_seat": [_seat_row(played, won) for played, won in seat_table[e]],
         }
         if config.bots[e].startswith("cmd:"):
