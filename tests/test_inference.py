@@ -194,31 +194,34 @@ def test_face_up_picks_are_read_from_the_log_and_fit_the_tickets_whose_paths_hav
     assert belief.likelihood(1, [unfit[0]], unfit=0.2) == 0.2
 
 
-def test_face_up_picks_make_the_real_tickets_likelier_in_new_york() -> None:
-    """Resampling with the face-up evidence (New York's fitted factor) deals the other seat its real tickets
-    more often than resampling without it, over positions of greedy games."""
+def test_resampling_with_the_face_up_factor_keeps_ticket_sets_that_fit_the_picks() -> None:
+    """Resampling dealt ticket sets by their likelihood with New York's factor per unfit face-up pick keeps
+    sets that leave fewer of the other seat's picks unfit than resampling without it, over positions of
+    greedy games. (Whether that finds the real tickets more often is another matter: with the claims
+    replayed it does not, 0.370 against 0.368 of the real tickets' share in session 34's measurement.)"""
     from ttr.bots.inference import UNFIT_BY_MAP, face_up_picks
     from ttr.bots.planning import Board
     from ttr.engine.sample import InfoSet
 
     game_map = load_map("new_york")
     ix = map_index(game_map)
-    found = {1.0: 0, UNFIT_BY_MAP["new_york"]: 0}
+    unfit_kept = {1.0: 0, UNFIT_BY_MAP["new_york"]: 0}
     for seed in range(8):
         _, game = greedy_main_turn("new_york", 2, seed, seat=0, after=12)
         view = seat_view(game, 0)
         info = InfoSet(game_map, view)
         belief = TicketBelief(ix, Board.from_view(ix, view).owner, 0, 2,
                               picks=face_up_picks(game_map, view["log"], 2))
-        held = set(game.tickets[1])
-        for unfit in found:
+        for unfit in unfit_kept:
             rng = random.Random(3)
-            for _ in range(100):
-                worlds = [info.sample(rng, belief.weights) for _ in range(32)]
-                likes = [belief.likelihood(1, w.tickets[1], 0.1, unfit) for w in worlds]
-                world = rng.choices(worlds, likes)[0]
-                found[unfit] += len(held & set(world.tickets[1]))
-    assert found[UNFIT_BY_MAP["new_york"]] > 1.1 * found[1.0]
+            for _ in range(50):
+                sets = [info.deal_tickets(rng, belief.weights).tickets[1] for _ in range(32)]
+                likes = [belief.likelihood(1, tickets, 0.1, unfit) for tickets in sets]
+                held = 0
+                for t in rng.choices(sets, likes)[0]:
+                    held |= 1 << t
+                unfit_kept[unfit] += sum(1 for mask in belief.fitting(1) if not mask & held)
+    assert unfit_kept[UNFIT_BY_MAP["new_york"]] < 0.8 * unfit_kept[1.0]
 
 
 def _greedy_replay(game_map: GameMap, seat: int, n: int) -> ClaimReplay:

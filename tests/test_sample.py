@@ -16,7 +16,7 @@ import pytest
 
 from ttr.engine import Action, Game, seat_view
 from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD, TUNNEL
-from ttr.engine.sample import InfoSet, determinize
+from ttr.engine.sample import InfoSet, determinize, draw_weighted
 from ttr.maps import load_map
 
 CASES = [("europe", 2), ("europe", 3), ("europe", 4), ("europe", 5), ("new_york", 2), ("new_york", 3),
@@ -273,3 +273,66 @@ def test_a_view_that_does_not_add_up_is_refused_by_name(change: Any, message: st
     with pytest.raises(ValueError, match=message):
         InfoSet(game_map, view)
 
+
+
+def test_draw_weighted_draws_each_item_in_proportion_to_the_weight_left() -> None:
+    """Successive sampling: the chance of each ordered draw is the product of weight / weight left; checked
+    against exact inclusion and first-draw chances, enumerated."""
+    pool = list(range(10, 25))
+    weights = [0.0] * 25
+    for t in pool:
+        weights[t] = 1.0
+    weights[10], weights[11] = 40.0, 5.0
+    total = sum(weights)
+    inclusion = dict.fromkeys(pool, 0.0)
+    for a in pool:
+        for b in pool:
+            for c in pool:
+                if len({a, b, c}) == 3:
+                    chance = (weights[a] / total * weights[b] / (total - weights[a])
+                              * weights[c] / (total - weights[a] - weights[b]))
+                    for t in (a, b, c):
+                        inclusion[t] += chance
+    rng = random.Random(5)
+    n = 20000
+    included: Counter[int] = Counter()
+    first: Counter[int] = Counter()
+    before = pool[:]
+    for _ in range(n):
+        drawn = draw_weighted(pool, 3, weights, rng)
+        assert len(set(drawn)) == 3 and set(drawn) <= set(pool)
+        included.update(drawn)
+        first[drawn[0]] += 1
+    assert pool == before
+    for t in pool:
+        assert abs(included[t] / n - inclusion[t]) < 0.015, t
+        assert abs(first[t] / n - weights[t] / total) < 0.015, t
+    assert sorted(draw_weighted(pool, 40, weights, rng)) == pool and draw_weighted(pool, 0, weights, rng) == []
+
+
+@pytest.mark.parametrize(("map_name", "players"), CASES)
+def test_a_ticket_deal_completed_is_a_sample(map_name: str, players: int) -> None:
+    """`sample` is `complete(deal_tickets(...))`: the deal fixes the other seats' tickets, the completion
+    deals the rest (cards, deck orders), and the same seed gives the same game either way."""
+    game_map = load_map(map_name)
+    game = Game.new(game_map, players, seed=11)
+    rng = random.Random(11)
+    while len(game.history) < 30 and not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    seat = game.current
+    info = InfoSet(game_map, seat_view(game, seat))
+    whole = info.sample(random.Random(4))
+    split_rng = random.Random(4)
+    split = info.complete(split_rng, info.deal_tickets(split_rng))
+    assert (whole.tickets, whole.hands, whole.deck, whole.ticket_deck, whole.offered) == (
+        split.tickets, split.hands, split.deck, split.ticket_deck, split.offered)
+    deal = info.deal_tickets(random.Random(8))
+    assert deal.tickets[seat] == []  # the seat's own tickets are the template's, not dealt
+    games = [info.complete(random.Random(s), deal) for s in range(6)]
+    for g in games:
+        assert [g.tickets[q] for q in range(players) if q != seat] == [
+            deal.tickets[q] for q in range(players) if q != seat]
+        assert g.tickets[seat] == game.tickets[seat]
+        _check_accounting(game, g)
+        assert seat_view(g, seat) == seat_view(game, seat)
+    assert len({tuple(g.deck) for g in games}) > 1

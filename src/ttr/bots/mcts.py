@@ -21,8 +21,8 @@ A decision of the `mcts` bot:
    tickets are weighted by how far their claims already go towards them (`ttr.bots.inference`), their long
    tickets kept at setup are dealt as often as `opponent_styles` keep one (`ttr.bots.setup_prior`); in
    two-seat Europe, with greedy as the model, the whole setup keep is one greedy makes of an offer drawn
-   from the hidden tickets (`ttr.bots.setup_keeps`). Each world is kept from `resample` so dealt by how
-   well its tickets explain all of each seat's claims.
+   from the hidden tickets (`ttr.bots.setup_keeps`). Each world's tickets are kept from `resample` so dealt
+   by how well they explain all of each seat's claims; only then are the cards dealt around them.
    Blind draws and tunnel reveals are chance, resolved by the world's deck.
 4. In every world it plays every candidate, then greedy for the other seats and the candidate's style
    (`GreedyLong` for all but the other styles' moves) for its own (to the end of the game, or for `depth`
@@ -70,7 +70,7 @@ from ttr.bots.styles import GreedyLong, GreedyLongDuel
 from ttr.engine import Action, Game
 from ttr.engine import actions as A
 from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD
-from ttr.engine.sample import InfoSet
+from ttr.engine.sample import InfoSet, TicketDeal
 from ttr.maps import GameMap
 
 
@@ -104,7 +104,7 @@ class MctsBot(BaseBot):
     # style's move in 1 of 169 departures valued, and without them two-player Europe won 137 of 199 paired
     # games instead of 121, New York level (docs/bot-experiments.md, session 11).
     styles: tuple[type[GreedyBot], ...] = ()
-    resample = 64  # worlds proposed per world searched, one kept by how well its tickets explain the claims
+    resample = 64  # ticket deals proposed per world searched, one kept by how well it explains the claims
     blocks = 1  # claims of routes other seats likely need, considered beside the others
     world_blocks = 1  # ... and claims of routes the other seats' tickets need in the first `block_worlds` worlds
     block_worlds = 8  # (`ttr.bots.blocking`; the search then plays on those worlds first)
@@ -255,9 +255,10 @@ class MctsBot(BaseBot):
     def sample_world(self, info: InfoSet, rng: Any, belief: TicketBelief | None = None) -> Game:
         """A world of the seat's information set `info`, dealt with `rng`. Without a belief the hidden cards
         and tickets are dealt uniformly (the long ones kept at setup as `_long_held` says). With one,
-        `resample` worlds are dealt (tickets weighted by the claims made towards them) and one is kept with
-        chances in proportion to how well each seat's dealt tickets explain all of its claims
-        (`TicketBelief.likelihood`): sampling-importance-resampling."""
+        `resample` ticket deals are made (tickets weighted by the claims made towards them) and one is kept
+        with chances in proportion to how well each seat's dealt tickets explain all of its claims
+        (`TicketBelief.likelihood`): sampling-importance-resampling. The cards, which the likelihood does not
+        read, are dealt for the kept deal alone (`InfoSet.complete`)."""
         weights = belief.weights if belief is not None else None
         long_held = self._long_held(info)
         keeps = None
@@ -265,26 +266,26 @@ class MctsBot(BaseBot):
             keeps = SetupKeeps.for_map(self.game_map)
         hidden = info.hidden_tickets() if keeps is not None else ([], [])  # the same for every deal
 
-        def deal() -> Game:
+        def deal() -> TicketDeal:
             setup = self._setup_deal(keeps, info, rng, weights, hidden) if keeps is not None else None
-            return info.sample(rng, weights, long_held, setup)
+            return info.deal_tickets(rng, weights, long_held, setup)
 
         if belief is None or self.resample <= 1:
-            return deal()
+            return info.complete(rng, deal())
         others = [q for q in range(belief.n) if q != self.seat and belief.shown(q)]
         if not others:
-            return deal()
+            return info.complete(rng, deal())
         kept = deal()
         total = 0.0
-        for i in range(self.resample):  # a weighted reservoir of one: each world kept with chance like / total
-            world = kept if i == 0 else deal()
+        for i in range(self.resample):  # a weighted reservoir of one: each deal kept with chance like / total
+            proposal = kept if i == 0 else deal()
             like = 1.0
             for q in others:
-                like *= belief.likelihood(q, world.tickets[q])
+                like *= belief.likelihood(q, proposal.tickets[q])
             total += like
             if i and rng.random() * total < like:
-                kept = world
-        return kept
+                kept = proposal
+        return info.complete(rng, kept)  # the cards are dealt apart from the tickets: only for the deal kept
 
     def _setup_deal(self, keeps: SetupKeeps, info: InfoSet, rng: Any, weights: list[list[float] | None] | None,
                     hidden: tuple[list[int], list[int]]) -> list[list[int] | None]:

@@ -2,7 +2,10 @@
 
 Information-set search plays on sampled games: `InfoSet(map, view)` reads a seat's view once
 (`ttr.engine.views.seat_view`) and `sample(rng)` deals what the seat cannot see at random, as many
-times as needed; `determinize(map, view, rng)` does both at once.
+times as needed; `determinize(map, view, rng)` does both at once. `sample` is two steps, which a caller
+can take apart: `deal_tickets` deals the other seats' hidden tickets alone, `complete` deals the rest
+around them (a search that weighs many ticket deals by how well they explain the play completes only the
+one it keeps).
 
 What is kept exactly: the seat's hand, tickets and offer; the face-up row; the discard pile's counts;
 routes, stations, trains, scores; the phase, the seat to play, a pending tunnel; the final round and
@@ -17,7 +20,9 @@ order of the train deck and of the ticket deck, and the RNG of later reshuffles.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import accumulate
 from typing import Any
 
 from ttr.engine.game import Game
@@ -26,6 +31,19 @@ from ttr.engine.rng import Rng
 from ttr.maps import GameMap
 
 _PHASES = {name: i for i, name in enumerate(PHASE_NAMES) if name != "choose_tickets"}
+
+
+class TicketDeal:
+    """The other seats' tickets of one deal (`InfoSet.deal_tickets`; the seat's own list is left empty) and
+    the hidden tickets left, in no order: the long and the regular ones, or all in `long_pool` (with
+    `regular_pool` None) where tickets returned at setup went back into the deck."""
+
+    __slots__ = ("long_pool", "regular_pool", "tickets")
+
+    def __init__(self, tickets: list[list[int]], long_pool: list[int], regular_pool: list[int] | None) -> None:
+        self.tickets = tickets
+        self.long_pool = long_pool
+        self.regular_pool = regular_pool
 
 
 class InfoSet:
@@ -274,35 +292,28 @@ class InfoSet:
         as likely, so a seat that kept 2 of 1 long and 3 regular tickets holds its long one half the time.
         `setup_kept[q]` (optional) are the tickets seat q kept at setup, chosen by the caller among
         `hidden_tickets()` (as many as it kept; no ticket twice); its later tickets are dealt as before.
+        The same as `complete(rng, deal_tickets(rng, weights, long_held, setup_kept))`.
         """
-        g = self._template.copy()
-        m = self.map
-        rules = m.rules
+        return self.complete(rng, self.deal_tickets(rng, weights, long_held, setup_kept))
+
+    def deal_tickets(self, rng: random.Random, weights: Sequence[Sequence[float] | None] | None = None,
+                     long_held: Sequence[Sequence[float] | None] | None = None,
+                     setup_kept: Sequence[Sequence[int] | None] | None = None) -> TicketDeal:
+        """The other seats' hidden tickets alone, dealt as `sample` deals them (see there for the arguments):
+        cheaper than a whole game, for a caller that weighs many deals by their tickets and completes only
+        the one it keeps (`complete`)."""
+        rules = self.map.rules
         n = self.n
         seat = self.seat
-        cards = self._unseen_cards[:]
-        rng.shuffle(cards)
-        pos = 0
-        for q in range(n):
-            if q != seat:
-                hand = self._known[q][:]
-                for c in cards[pos:pos + self._unknown[q]]:
-                    hand[c] += 1
-                pos += self._unknown[q]
-                g.hands[q] = hand
-        g.deck = cards[pos:]
-
         long_pool = self._long[:]
-        rng.shuffle(long_pool)
         if self._box:
             regular_pool = self._regular[:]
-            rng.shuffle(regular_pool)
         else:  # tickets returned at setup go back into the deck: any ticket may be anywhere
             long_pool += self._regular
-            rng.shuffle(long_pool)
             regular_pool = long_pool
         n_long, n_regular = rules.setup_long_tickets, rules.setup_regular_tickets
         given = self._given(setup_kept, long_pool, regular_pool)
+        tickets: list[list[int]] = [[] for _ in range(n)]
         for q in range(n):
             if q == seat:
                 continue
@@ -318,14 +329,45 @@ class InfoSet:
                     held_long = sum(1 for slot in rng.sample(range(n_long + n_regular), kept) if slot < n_long)
             w = weights[q] if weights is not None else None
             if w is None:
-                g.tickets[q] = setup + _take(long_pool, held_long) + _take(regular_pool, count - held_long)
+                tickets[q] = setup + _take_random(long_pool, held_long, rng) + _take_random(
+                    regular_pool, count - held_long, rng)
             else:
-                g.tickets[q] = (setup + _take_weighted(long_pool, held_long, w, rng)
-                                + _take_weighted(regular_pool, count - held_long, w, rng))
+                tickets[q] = (setup + _take_weighted(long_pool, held_long, w, rng)
+                              + _take_weighted(regular_pool, count - held_long, w, rng))
+        return TicketDeal(tickets, long_pool, regular_pool if self._box else None)
+
+    def complete(self, rng: random.Random, deal: TicketDeal) -> Game:
+        """A full game with the other seats' tickets of `deal` (from `deal_tickets` of this information set)
+        and the rest dealt at random by `rng`: the hidden cards, the order of the train deck and of the
+        tickets left (offers still to be made, the ticket deck), and the RNG of later reshuffles."""
+        g = self._template.copy()
+        n = self.n
+        seat = self.seat
+        cards = self._unseen_cards[:]
+        rng.shuffle(cards)
+        pos = 0
+        for q in range(n):
+            if q != seat:
+                hand = self._known[q][:]
+                for c in cards[pos:pos + self._unknown[q]]:
+                    hand[c] += 1
+                pos += self._unknown[q]
+                g.hands[q] = hand
+                g.tickets[q] = deal.tickets[q][:]
+        g.deck = cards[pos:]
         used = [0] * n
         for i, q, count in self._keeps:  # each keep of another seat names its tickets, in the order held
             g.history[i] = (q, g.history[i][1], tuple(g.tickets[q][used[q]:used[q] + count]))
             used[q] += count
+
+        long_pool = deal.long_pool[:]
+        rng.shuffle(long_pool)
+        if deal.regular_pool is not None:
+            regular_pool = deal.regular_pool[:]
+            rng.shuffle(regular_pool)
+        else:  # one pool for both (see `deal_tickets`)
+            regular_pool = long_pool
+        n_long, n_regular = self.map.rules.setup_long_tickets, self.map.rules.setup_regular_tickets
         setup_offers: list[list[int]] = [[] for _ in range(n)]
         if g.phase == CHOOSE_SETUP:
             for q in range(g.current, n):
@@ -389,11 +431,25 @@ def _fill(slots: list[int], pool: list[int]) -> list[int]:
 
 
 def draw_weighted(pool: Sequence[int], k: int, weights: Sequence[float], rng: random.Random) -> list[int]:
-    """`k` items of `pool` drawn without replacement, with chances in proportion to `weights[item]`
-    (Efraimidis and Spirakis: the k largest keys u ** (1 / w)); `pool` is left as it is."""
+    """`k` items of `pool` drawn without replacement, with chances in proportion to `weights[item]`: each
+    draw picks one of the items left with chance weight / weight left (successive sampling, the order
+    drawn kept); `pool` is left as it is."""
+    if k <= 0:
+        return []
+    items = list(pool)
+    if k >= len(items):
+        k = len(items)
+    left = [weights[t] for t in items]
     rand = rng.random
-    keyed = sorted(((rand() ** (1.0 / weights[t]), t) for t in pool), reverse=True)
-    return [t for _, t in keyed[:k]]
+    out: list[int] = []
+    for _ in range(k):
+        cumulative = list(accumulate(left))
+        i = bisect_right(cumulative, rand() * cumulative[-1])
+        if i >= len(items):  # rounding at the very top
+            i = len(items) - 1
+        out.append(items.pop(i))
+        left.pop(i)
+    return out
 
 
 def _take_weighted(pool: list[int], k: int, weights: Sequence[float], rng: random.Random) -> list[int]:
@@ -406,6 +462,13 @@ def _take_weighted(pool: list[int], k: int, weights: Sequence[float], rng: rando
     chosen = set(out)
     pool[:] = [t for t in pool if t not in chosen]
     return out
+
+
+def _take_random(pool: list[int], k: int, rng: random.Random) -> list[int]:
+    """`k` tickets removed from `pool` at random (every ordered choice alike)."""
+    if k > len(pool):
+        raise ValueError("the view's ticket counts do not add up")
+    return [pool.pop(rng.randrange(len(pool))) for _ in range(k)]
 
 
 def _take(pool: list[int], k: int) -> list[int]:
