@@ -35,12 +35,12 @@ _PHASES = {name: i for i, name in enumerate(PHASE_NAMES) if name != "choose_tick
 
 class TicketDeal:
     """The other seats' tickets of one deal (`InfoSet.deal_tickets`; the seat's own list is left empty) and
-    the hidden tickets left, in no order: the long and the regular ones, or all in `long_pool` (with
-    `regular_pool` None) where tickets returned at setup went back into the deck."""
+    the hidden tickets left, in no order: the long and the regular ones (one list for both, the same object,
+    where tickets returned at setup went back into the deck)."""
 
     __slots__ = ("long_pool", "regular_pool", "tickets")
 
-    def __init__(self, tickets: list[list[int]], long_pool: list[int], regular_pool: list[int] | None) -> None:
+    def __init__(self, tickets: list[list[int]], long_pool: list[int], regular_pool: list[int]) -> None:
         self.tickets = tickets
         self.long_pool = long_pool
         self.regular_pool = regular_pool
@@ -334,7 +334,7 @@ class InfoSet:
             else:
                 tickets[q] = (setup + _take_weighted(long_pool, held_long, w, rng)
                               + _take_weighted(regular_pool, count - held_long, w, rng))
-        return TicketDeal(tickets, long_pool, regular_pool if self._box else None)
+        return TicketDeal(tickets, long_pool, regular_pool)
 
     def complete(self, rng: random.Random, deal: TicketDeal) -> Game:
         """A full game with the other seats' tickets of `deal` (from `deal_tickets` of this information set)
@@ -362,7 +362,7 @@ class InfoSet:
 
         long_pool = deal.long_pool[:]
         rng.shuffle(long_pool)
-        if deal.regular_pool is not None:
+        if self._box:
             regular_pool = deal.regular_pool[:]
             rng.shuffle(regular_pool)
         else:  # one pool for both (see `deal_tickets`)
@@ -437,8 +437,7 @@ def draw_weighted(pool: Sequence[int], k: int, weights: Sequence[float], rng: ra
     if k <= 0:
         return []
     items = list(pool)
-    if k >= len(items):
-        k = len(items)
+    k = min(k, len(items))
     left = [weights[t] for t in items]
     rand = rng.random
     out: list[int] = []
