@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """Sweep greedy's tuning knobs: `scripts/knob_sweep.py MAP [--bot BOT] [--against BOTS] [--configs N |
---neighbours] [--base JSON] [--games G] [--seed S] [--jobs J] [--out FILE]`.
+--neighbours] [--base JSON] [--players P] [--games G] [--seed S] [--jobs J] [--out FILE]`.
 
 Each *config* is a set of `GreedyBot` knobs (class attributes such as `overhead` or `points_weight`) laid
 over the knobs `--bot` (default greedy; or a variant such as `greedy_long`) has for MAP (its `map_knobs`).
 The first config is `--base` (default: the bot as it is); then `--configs N` random configs drawn from
 `SPACE` (seeded by `--seed`), or with `--neighbours` every config one step from the base along one knob of
-`SPACE` (in both, only the knobs the map can use: `space_for`). Each config plays G two-player games
-(seeds S, S+1, ...; it moves first in even games) against each bot of `--against` (default: the four FDG
-2017 agents and `greedy_long`; any bot `ttr tournament --bots` takes, `mcts:200` or `cmd:python3 mybot.py`
-included), so every config meets the same deals. One line per config: its win rate against each bot (a
+`SPACE` (in both, only the knobs the map can use: `space_for`). Each config plays G games of P players
+(default 2; seeds S, S+1, ...; in the game of seed s it sits in seat s mod P, every other seat the opponent)
+against each bot of `--against` (default: the four FDG 2017 agents and `greedy_long`; any bot `ttr
+tournament --bots` takes, `mcts:200` or `cmd:python3 mybot.py` included), so every config meets the same
+deals. One line per config: its win rate against each bot (a
 shared win counts half) and the lowest against the paper agents; with `--out`, the same as a JSON line
 appended to FILE.
 
@@ -93,15 +94,16 @@ def tuned(bot: str, knobs: dict[str, Any], map_name: str | GameMap, seat: int, s
     return variant(game_map, seat, seed)
 
 
-def one_game(args: tuple[str, str, dict[str, Any], str, int]) -> float:
-    """The config's share of the win in one two-player game against `opponent` (it moves first in even seeds)."""
-    map_name, bot, knobs, opponent, seed = args
+def one_game(args: tuple[str, str, dict[str, Any], str, int, int]) -> float:
+    """The config's share of the win in one game of `players` seats, every other seat `opponent` (it sits in
+    seat `seed mod players`: in two-player games it moves first in even seeds)."""
+    map_name, bot, knobs, opponent, seed, players = args
     game_map = load_map(map_name)
-    mine = seed % 2
+    mine = seed % players
     bots: list[Bot] = []
     game: Game | None = None
     try:
-        for s in range(2):
+        for s in range(players):
             bots.append(tuned(bot, knobs, game_map, s, seed) if s == mine else make_bot(opponent, game_map, s, seed))
         game = play_game(game_map, bots, seed)
         winners = final_score(game).winners
@@ -132,11 +134,11 @@ def configs(base: dict[str, Any], count: int, neighbours: bool, seed: int,
 
 
 def evaluate(map_name: str, bot: str, knobs: dict[str, Any], against: list[str], games: int, seed: int,
-             pool: ProcessPoolExecutor | None) -> dict[str, float]:
-    """Per opponent, the config's win rate over `games` games (seeds `seed`...)."""
+             pool: ProcessPoolExecutor | None, players: int = 2) -> dict[str, float]:
+    """Per opponent, the config's win rate over `games` games of `players` seats (seeds `seed`...)."""
     result = {}
     for opponent in against:
-        work = [(map_name, bot, knobs, opponent, seed + i) for i in range(games)]
+        work = [(map_name, bot, knobs, opponent, seed + i, players) for i in range(games)]
         wins = list(pool.map(one_game, work, chunksize=25)) if pool else [one_game(w) for w in work]
         result[opponent] = sum(wins) / games
     return result
@@ -152,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--configs", type=int, default=20, help="random configs after the base")
     p.add_argument("--neighbours", action="store_true", help="the base's one-step neighbours instead")
     p.add_argument("--base", default="{}", help="the first config, as a JSON object of knobs")
+    p.add_argument("--players", type=int, default=2, help="seats per game: the config in one, the opponent in the rest")
     p.add_argument("--games", type=int, default=1000, help="games per config and opponent")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", type=int, default=1)
@@ -170,6 +173,9 @@ def main(argv: list[str] | None = None) -> int:
         probe = tuned(args.bot, base, args.map, 0, 0)
     except ValueError as error:  # an unknown knob, map or bot (`ttr.errors` are ValueErrors)
         p.error(str(error))
+    rules = probe.game_map.rules
+    if not rules.players_min <= args.players <= rules.players_max:
+        p.error(f"--players: {args.map} is played by {rules.players_min}-{rules.players_max}, not {args.players}")
     for name in against:
         try:
             check_bot_spec(name, probe.game_map)
@@ -181,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
         for knobs in configs(base, args.configs, args.neighbours, args.seed, current, space):
-            rates = evaluate(args.map, args.bot, knobs, against, args.games, args.seed, pool)
+            rates = evaluate(args.map, args.bot, knobs, against, args.games, args.seed, pool, args.players)
             lowest = min((rates[name] for name in paper), default=None)
             cells = "  ".join(f"{name} {rate:.3f}" for name, rate in rates.items())
             low = f"lowest paper {lowest:.3f}  " if lowest is not None else ""

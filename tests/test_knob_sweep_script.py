@@ -93,6 +93,23 @@ def test_a_run_prints_a_line_per_config_and_the_same_seed_gives_the_same_figures
     assert capsys.readouterr().out.splitlines() == first
 
 
+def test_with_more_players_the_config_takes_one_seat_in_turn_and_the_opponent_every_other(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    script = load_script()
+    seated: list[list[str]] = []
+    real_play = script.play_game
+
+    def spy(game_map: object, bots: list[object], seed: int) -> object:
+        seated.append([type(bot).__name__ for bot in bots])
+        return real_play(game_map, bots, seed)
+
+    monkeypatch.setattr(script, "play_game", spy)
+    shares = [script.one_game(("europe", "greedy", {"overhead": 0.4}, "random", seed, 4)) for seed in (8, 9, 10, 11)]
+    assert shares == [1.0] * 4  # greedy beats three random seats
+    assert [row.index("GreedyBotVariant") for row in seated] == [0, 1, 2, 3]
+    assert all(len(row) == 4 and row.count("RandomBot") == 3 for row in seated)
+
+
 def test_any_bot_the_tournament_names_can_be_an_opponent_a_search_or_a_program(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     script = load_script()
@@ -118,6 +135,8 @@ def test_any_bot_the_tournament_names_can_be_an_opponent_a_search_or_a_program(
     (["atlantis"], "unknown map"),
     (["europe", "--bot", "random"], "has no knobs"),
     (["new_york", "--games", "0"], "--games must be at least 1"),
+    (["europe", "--players", "6"], "europe is played by 2-5, not 6"),
+    (["new_york", "--players", "1"], "new_york is played by 2-4, not 1"),
 ])
 def test_bad_arguments_are_refused_with_the_problem_named(
         args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
