@@ -7,7 +7,7 @@ from ttr.bots.greedy import GreedyBot
 from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import INF, Board, dijkstra, game_options, map_index, static_action
 from ttr.bots.playout import GreedyPlayout
-from ttr.bots.styles import GreedyLong, GreedyLongDuel
+from ttr.bots.styles import GreedyLong, GreedyLongDuel, GreedyLongFour
 from ttr.engine import Action, Game
 from ttr.engine.phases import MAIN
 from ttr.maps import load_map
@@ -85,7 +85,8 @@ def test_mcts_blocks_in_its_own_playouts_in_two_player_europe_only() -> None:
     assert guide_playout.bots[0].world is game  # the playout handed it the game it plays
     # elsewhere (not measured better: New York, more seats) and when turned off, the guide plays on
     for game_map, seats, bot, guide in (
-            (load_map("new_york"), 2, MctsBot, GreedyLong), (EUROPE, 4, MctsBot, GreedyLong),
+            (load_map("new_york"), 2, MctsBot, GreedyLong), (EUROPE, 3, MctsBot, GreedyLong),
+            (EUROPE, 4, MctsBot, GreedyLongFour),
             (EUROPE, 2, type("Plain", (MctsBot,), {"own_playout_style": None}), GreedyLongDuel)):
         plain = bot(game_map, 0, 3, iterations=4).playouts_for(seats)[0][0]
         assert type(plain.bots[0]) is guide

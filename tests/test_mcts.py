@@ -402,11 +402,13 @@ def test_a_candidate_leaves_the_guide_only_when_clearly_better() -> None:
 
 @pytest.mark.parametrize(("map_name", "players", "guide", "own"), [
     ("europe", 2, "GreedyLongDuel", "DenyingLongDuel"), ("europe", 3, "GreedyLong", "GreedyLong"),
-    ("new_york", 2, "GreedyLong", "GreedyLong")])
-def test_two_seat_europe_games_have_their_own_guide(map_name: str, players: int, guide: str, own: str) -> None:
-    """`duel_styles`: in two-seat Europe games the guide and the seat's own playouts take the knobs fitted to
-    two-player Europe (`GreedyLongDuel`, `DenyingLongDuel`); elsewhere the guide is `GreedyLong`. The guide's
-    move is the candidate the search values at 0."""
+    ("europe", 4, "GreedyLongFour", "GreedyLongFour"), ("new_york", 2, "GreedyLong", "GreedyLong")])
+def test_two_and_four_seat_europe_games_have_their_own_guide(map_name: str, players: int, guide: str,
+                                                            own: str) -> None:
+    """`seat_styles`: in two-seat Europe games the guide and the seat's own playouts take the knobs fitted to
+    two-player Europe (`GreedyLongDuel`, `DenyingLongDuel`), in four-seat ones those fitted to four-player
+    Europe (`GreedyLongFour`); elsewhere the guide is `GreedyLong`. The guide's move is the candidate the
+    search values at 0."""
     from ttr.bots import denial, styles
 
     game_map, game = greedy_main_turn(map_name, players, seed=4, seat=0, after=6)
@@ -416,6 +418,8 @@ def test_two_seat_europe_games_have_their_own_guide(map_name: str, players: int,
     guide_class = getattr(styles, guide)
     assert type(bot.guide) is guide_class
     assert bot.guide.overhead == (0.8 if guide == "GreedyLongDuel" else 0.4)  # the Europe duel knobs
+    fitted = guide in ("GreedyLongDuel", "GreedyLongFour")
+    assert (bot.guide.long_min, bot.guide.ticket_draw_others) == ((4, 0.45) if fitted else (3, 0.35))
     assert bot.last_values[game.encode(guide_class(game_map, 0, 1).choose(view, legal))] == 0.0
     own_class = getattr(denial, own, None) or getattr(styles, own)
     assert type(bot.playouts_for(players)[0][0].bots[0]) is own_class

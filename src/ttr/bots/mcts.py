@@ -2,8 +2,9 @@
 
 A decision of the `mcts` bot:
 
-1. It asks `GreedyLong` (`ttr.bots.styles`: greedy that values route points more; in two-seat Europe games
-   `GreedyLongDuel`, its knobs fitted to them, `duel_styles`) for its move: the *guide*. Tunnel payments
+1. It asks `GreedyLong` (`ttr.bots.styles`: greedy that values route points more; in two- and four-seat
+   Europe games `GreedyLongDuel` and `GreedyLongFour`, knobs fitted to them, `seat_styles`) for its move:
+   the *guide*. Tunnel payments
    are left to it, as is any decision with a single legal action.
 2. It picks a handful of *candidates*, each a first move and the style it goes on in: the guide's move; for
    the second card of a draw, every card it may take (`search_draws`); in a main turn, the blind draw and
@@ -66,7 +67,7 @@ from ttr.bots.planning import Board, sort_options
 from ttr.bots.playout import GreedyPlayout
 from ttr.bots.setup_keeps import SetupKeeps
 from ttr.bots.setup_prior import long_held_odds
-from ttr.bots.styles import GreedyLong, GreedyLongDuel
+from ttr.bots.styles import GreedyLong, GreedyLongDuel, GreedyLongFour
 from ttr.engine import Action, Game
 from ttr.engine import actions as A
 from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD
@@ -96,9 +97,10 @@ class MctsBot(BaseBot):
     own_playout_seats: ClassVar[dict[str, int]] = {"europe": 2}  # guide's, on these maps up to these seats:
     # `DenyingLong` blocks on each world's tickets; two-player Europe 215 of 300 paired games against 205
     # without it, New York none (docs/bot-experiments.md, sessions 18-19)
-    duel_styles: ClassVar[dict[str, tuple[type[GreedyBot], type[GreedyBot]]]] = {
-        "europe": (GreedyLongDuel, DenyingLongDuel)}  # in two-seat games of these maps: the guide and its own
-    # playout policy instead of the two above (knobs fitted to two-player Europe; docs/bot-experiments.md, session 29)
+    seat_styles: ClassVar[dict[str, dict[int, tuple[type[GreedyBot], type[GreedyBot]]]]] = {
+        "europe": {2: (GreedyLongDuel, DenyingLongDuel), 4: (GreedyLongFour, GreedyLongFour)}}  # per map and
+    # seat count: the guide and its own playout policy instead of the two above (knobs fitted to two- and
+    # four-player Europe; docs/bot-experiments.md, sessions 29 and 35)
     opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot,)  # the other seats' policies, by turns per world
     # Other plans tried in main turns, e.g. `ttr.bots.styles.STYLES`. None by default: the search played a
     # style's move in 1 of 169 departures valued, and without them two-player Europe won 137 of 199 paired
@@ -322,17 +324,17 @@ class MctsBot(BaseBot):
                 for other in self.opponent_styles]
         return playouts
 
-    def _duel(self, n: int) -> tuple[type[GreedyBot], type[GreedyBot]] | None:
-        """The guide and own playout policy of `duel_styles` for an `n`-seat game of this map, if any."""
-        return self.duel_styles.get(self.game_map.name) if n == 2 else None
+    def _fitted(self, n: int) -> tuple[type[GreedyBot], type[GreedyBot]] | None:
+        """The guide and own playout policy of `seat_styles` for an `n`-seat game of this map, if any."""
+        return self.seat_styles.get(self.game_map.name, {}).get(n)
 
     def _guide_style(self, n: int) -> type[GreedyBot]:
-        """The guide of an `n`-seat game: `duel_styles`'s where it applies, else `guide_style`."""
-        duel = self._duel(n)
-        return duel[0] if duel is not None else self.guide_style
+        """The guide of an `n`-seat game: `seat_styles`'s where it has one, else `guide_style`."""
+        fitted = self._fitted(n)
+        return fitted[0] if fitted is not None else self.guide_style
 
     def _fit_guide(self, n: int) -> None:
-        """At the first decision of an `n`-seat game: the guide of `duel_styles` where it applies."""
+        """At the first decision of an `n`-seat game: the guide of `seat_styles` where it has one."""
         if self._seats == n:
             return
         self._seats = n
@@ -342,11 +344,11 @@ class MctsBot(BaseBot):
 
     def _own_playout_style(self, n: int) -> type[GreedyBot]:
         """Its own seat's policy in the playouts of an `n`-seat game: `own_playout_style` where
-        `own_playout_seats` has it for the map and seats, else the guide's (the `duel_styles` pair instead in
-        two-seat games of its maps)."""
+        `own_playout_seats` has it for the map and seats (the `seat_styles` pair's instead where it has one),
+        else the guide's."""
         if self.own_playout_style is not None and n <= self.own_playout_seats.get(self.game_map.name, 0):
-            duel = self._duel(n)
-            return duel[1] if duel is not None else self.own_playout_style
+            fitted = self._fitted(n)
+            return fitted[1] if fitted is not None else self.own_playout_style
         return self._guide_style(n)
 
     def play_candidate(self, world: Game, key: int, playouts: list[GreedyPlayout]) -> float:
