@@ -10,9 +10,8 @@ The first config is `--base` (default: the bot as it is); then `--configs N` ran
 (default 2; seeds S, S+1, ...; in the game of seed s it sits in seat s mod P, every other seat the opponent)
 against each bot of `--against` (default: the four FDG 2017 agents and `greedy_long`; any bot `ttr
 tournament --bots` takes, `mcts:200` or `cmd:python3 mybot.py` included), so every config meets the same
-deals. One line per config: its win rate against each bot (a
-shared win counts half) and the lowest against the paper agents; with `--out`, the same as a JSON line
-appended to FILE.
+deals. One line per config: its win rate against each bot (a shared win counts half) and the lowest against
+the paper agents; with `--out`, the same as a JSON line appended to FILE.
 
 Session 13 used it to ask whether greedy can beat every paper agent in 70% of two-player New York games,
 and to tune `greedy_long` against greedy in two-player Europe (docs/bot-experiments.md, "Session 13").

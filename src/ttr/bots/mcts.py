@@ -4,8 +4,7 @@ A decision of the `mcts` bot:
 
 1. It asks `GreedyLong` (`ttr.bots.styles`: greedy that values route points more; in two- and four-seat
    Europe games `GreedyLongDuel` and `GreedyLongFour`, knobs fitted to them, `seat_styles`) for its move:
-   the *guide*. Tunnel payments
-   are left to it, as is any decision with a single legal action.
+   the *guide*. Tunnel payments are left to it, as is any decision with a single legal action.
 2. It picks a handful of *candidates*, each a first move and the style it goes on in: the guide's move; for
    the second card of a draw, every card it may take (`search_draws`); in a main turn, the blind draw and
    each face-up card (only the blind draw without `search_draws`), a ticket draw, the claims of greedy's
