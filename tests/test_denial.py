@@ -85,7 +85,7 @@ def test_mcts_blocks_in_its_own_playouts_in_two_player_europe_only() -> None:
     assert guide_playout.bots[0].world is game  # the playout handed it the game it plays
     # elsewhere (not measured better: New York, more seats) and when turned off, the guide plays on
     for game_map, seats, bot, guide in (
-            (load_map("new_york"), 2, MctsBot, GreedyLong), (EUROPE, 3, MctsBot, GreedyLong),
+            (load_map("new_york"), 2, MctsBot, GreedyLong), (EUROPE, 3, MctsBot, GreedyLongFour),
             (EUROPE, 4, MctsBot, GreedyLongFour),
             (EUROPE, 2, type("Plain", (MctsBot,), {"own_playout_style": None}), GreedyLongDuel)):
         plain = bot(game_map, 0, 3, iterations=4).playouts_for(seats)[0][0]

@@ -401,14 +401,15 @@ def test_a_candidate_leaves_the_guide_only_when_clearly_better() -> None:
 
 
 @pytest.mark.parametrize(("map_name", "players", "guide", "own"), [
-    ("europe", 2, "GreedyLongDuel", "DenyingLongDuel"), ("europe", 3, "GreedyLong", "GreedyLong"),
-    ("europe", 4, "GreedyLongFour", "GreedyLongFour"), ("new_york", 2, "GreedyLong", "GreedyLong")])
-def test_two_and_four_seat_europe_games_have_their_own_guide(map_name: str, players: int, guide: str,
-                                                            own: str) -> None:
+    ("europe", 2, "GreedyLongDuel", "DenyingLongDuel"), ("europe", 3, "GreedyLongFour", "GreedyLongFour"),
+    ("europe", 4, "GreedyLongFour", "GreedyLongFour"), ("europe", 5, "GreedyLongFour", "GreedyLongFour"),
+    ("new_york", 2, "GreedyLong", "GreedyLong"), ("new_york", 4, "GreedyLong", "GreedyLong")])
+def test_europe_games_have_a_guide_fitted_to_their_seat_count(map_name: str, players: int, guide: str,
+                                                             own: str) -> None:
     """`seat_styles`: in two-seat Europe games the guide and the seat's own playouts take the knobs fitted to
-    two-player Europe (`GreedyLongDuel`, `DenyingLongDuel`), in four-seat ones those fitted to four-player
-    Europe (`GreedyLongFour`); elsewhere the guide is `GreedyLong`. The guide's move is the candidate the
-    search values at 0."""
+    two-player Europe (`GreedyLongDuel`, `DenyingLongDuel`), with three to five seats those fitted to
+    four-player Europe (`GreedyLongFour`); in New York the guide is `GreedyLong`. The guide's move is the
+    candidate the search values at 0."""
     from ttr.bots import denial, styles
 
     game_map, game = greedy_main_turn(map_name, players, seed=4, seat=0, after=6)
@@ -457,3 +458,27 @@ def test_the_time_budget_counts_the_whole_decision(monkeypatch: pytest.MonkeyPat
 
     assert searched(slow_guide=False) > 5
     assert searched(slow_guide=True) == 1
+
+
+@pytest.mark.parametrize(("map_name", "players", "guide"), [
+    ("europe", 2, "GreedyLongDuel"), ("europe", 3, "GreedyLongFour"), ("new_york", 2, "GreedyLong")])
+def test_hard_is_the_search_guide_alone(map_name: str, players: int, guide: str) -> None:
+    """The `hard` level plays the guide `mcts` asks in a game of that map and seat count
+    (`MctsBot.guide_for`): a whole game with `hard` in the first seat is the game with that guide class there
+    (and, in these Europe deals, not the one with `GreedyLong` there)."""
+    from ttr.bots import styles
+
+    game_map = load_map(map_name)
+    guide_class = getattr(styles, guide)
+    assert MctsBot.guide_for(map_name, players) is guide_class
+
+    def history(first: Any) -> list[Any]:
+        bots = [first, *(make_bot("greedy", game_map, s, 2) for s in range(1, players))]
+        return play_game(game_map, bots, 2).history
+
+    hard = make_bot("hard", game_map, 0, 2)
+    played = history(hard)
+    assert type(getattr(hard, "guide", None)) is guide_class
+    assert played == history(guide_class(game_map, 0, 2))
+    if guide_class is not styles.GreedyLong:
+        assert played != history(styles.GreedyLong(game_map, 0, 2))

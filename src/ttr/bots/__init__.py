@@ -16,6 +16,7 @@ from collections.abc import Callable
 from ttr.bots.base import BaseBot, Bot, BotContext, BotFactory, IllegalBotActionError, play_game
 from ttr.bots.cmd_bot import make_cmd_bot
 from ttr.bots.greedy import GreedyBot
+from ttr.bots.levels import FittedGuide
 from ttr.bots.mcts import MctsBot, MctsExpert
 from ttr.bots.paper import DestinationHungry, LongRouteJunkie, OneStepThinker, RouteFocus
 from ttr.bots.random_bot import RandomBot
@@ -33,7 +34,7 @@ BOTS: dict[str, BotFactory] = {
     "mcts": MctsBot,
     "easy": LongRouteJunkie,
     "medium": GreedyBot,
-    "hard": GreedyLong,
+    "hard": FittedGuide,
     "expert": MctsExpert,
 }
 

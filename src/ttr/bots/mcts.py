@@ -2,8 +2,8 @@
 
 A decision of the `mcts` bot:
 
-1. It asks `GreedyLong` (`ttr.bots.styles`: greedy that values route points more; in two- and four-seat
-   Europe games `GreedyLongDuel` and `GreedyLongFour`, knobs fitted to them, `seat_styles`) for its move:
+1. It asks `GreedyLong` (`ttr.bots.styles`: greedy that values route points more; in Europe `GreedyLongDuel`
+   with two seats and `GreedyLongFour` with more, knobs fitted to them, `seat_styles`) for its move:
    the *guide*. Tunnel payments are left to it, as is any decision with a single legal action.
 2. It picks a handful of *candidates*, each a first move and the style it goes on in: the guide's move; for
    the second card of a draw, every card it may take (`search_draws`); in a main turn, the blind draw and
@@ -97,9 +97,11 @@ class MctsBot(BaseBot):
     # `DenyingLong` blocks on each world's tickets; two-player Europe 215 of 300 paired games against 205
     # without it, New York none (docs/bot-experiments.md, sessions 18-19)
     seat_styles: ClassVar[dict[str, dict[int, tuple[type[GreedyBot], type[GreedyBot]]]]] = {
-        "europe": {2: (GreedyLongDuel, DenyingLongDuel), 4: (GreedyLongFour, GreedyLongFour)}}  # per map and
-    # seat count: the guide and its own playout policy instead of the two above (knobs fitted to two- and
-    # four-player Europe; docs/bot-experiments.md, sessions 29 and 35)
+        "europe": {2: (GreedyLongDuel, DenyingLongDuel), 3: (GreedyLongFour, GreedyLongFour),
+                   4: (GreedyLongFour, GreedyLongFour), 5: (GreedyLongFour, GreedyLongFour)}}  # per map and seat
+    # count: the guide and its own playout policy instead of the two above (knobs fitted to two- and
+    # four-player Europe, and better than `GreedyLong` with three and five seats too; docs/bot-experiments.md,
+    # sessions 29, 35 and 36); `hard` is this guide alone (`ttr.bots.levels`)
     opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot,)  # the other seats' policies, by turns per world
     # Other plans tried in main turns, e.g. `ttr.bots.styles.STYLES`. None by default: the search played a
     # style's move in 1 of 169 departures valued, and without them two-player Europe won 137 of 199 paired
@@ -323,21 +325,24 @@ class MctsBot(BaseBot):
                 for other in self.opponent_styles]
         return playouts
 
-    def _fitted(self, n: int) -> tuple[type[GreedyBot], type[GreedyBot]] | None:
-        """The guide and own playout policy of `seat_styles` for an `n`-seat game of this map, if any."""
-        return self.seat_styles.get(self.game_map.name, {}).get(n)
+    @classmethod
+    def fitted_styles(cls, map_name: str, seats: int) -> tuple[type[GreedyBot], type[GreedyBot]] | None:
+        """The guide and own playout policy of `seat_styles` for a game of `seats` seats on `map_name`, if any."""
+        return cls.seat_styles.get(map_name, {}).get(seats)
 
-    def _guide_style(self, n: int) -> type[GreedyBot]:
-        """The guide of an `n`-seat game: `seat_styles`'s where it has one, else `guide_style`."""
-        fitted = self._fitted(n)
-        return fitted[0] if fitted is not None else self.guide_style
+    @classmethod
+    def guide_for(cls, map_name: str, seats: int) -> type[GreedyBot]:
+        """The guide of a game of `seats` seats on `map_name`: `seat_styles`'s where it has one, else
+        `guide_style`."""
+        fitted = cls.fitted_styles(map_name, seats)
+        return fitted[0] if fitted is not None else cls.guide_style
 
     def _fit_guide(self, n: int) -> None:
         """At the first decision of an `n`-seat game: the guide of `seat_styles` where it has one."""
         if self._seats == n:
             return
         self._seats = n
-        style = self._guide_style(n)
+        style = self.guide_for(self.game_map.name, n)
         if type(self.guide) is not style:
             self.guide = style(self.game_map, self.seat, self.ctx.seed)
 
@@ -346,9 +351,9 @@ class MctsBot(BaseBot):
         `own_playout_seats` has it for the map and seats (the `seat_styles` pair's instead where it has one),
         else the guide's."""
         if self.own_playout_style is not None and n <= self.own_playout_seats.get(self.game_map.name, 0):
-            fitted = self._fitted(n)
+            fitted = self.fitted_styles(self.game_map.name, n)
             return fitted[1] if fitted is not None else self.own_playout_style
-        return self._guide_style(n)
+        return self.guide_for(self.game_map.name, n)
 
     def play_candidate(self, world: Game, key: int, playouts: list[GreedyPlayout]) -> float:
         """The seat's margin over the best other seat after the candidate `key` (a catalogue id, plus the
@@ -451,7 +456,7 @@ class MctsExpert(MctsBot):
     opponents that play like `GreedyLong` this mix gained more over the same seat's play than the
     greedy-only model did (docs/bots.md: 32 / 19 paired New York games against the search at 0.15 s, 21 / 11
     Europe games against `greedy_long`); against greedy the two were level. The level below, `hard`, is
-    `GreedyLong` alone: the step between them is what the search adds."""
+    the search's guide alone (`ttr.bots.levels`): the step between them is what the search adds."""
 
     name = "expert"
     opponent_styles = (GreedyBot, GreedyLong)
