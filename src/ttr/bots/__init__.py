@@ -27,6 +27,7 @@ BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "greedy_long": GreedyLong,
+    "greedy_long_fitted": FittedGuide,
     "destination_hungry": DestinationHungry,
     "route_focus": RouteFocus,
     "one_step_thinker": OneStepThinker,

@@ -1,4 +1,5 @@
-"""`hard`, the level below `expert`: the search's guide alone, fitted to the map and the seat count.
+"""`greedy_long_fitted` (the `hard` level, below `expert`): the search's guide alone, fitted to the map and
+the seat count.
 
 The step from `hard` to `expert` is what the search adds over its guide (docs/bots.md, "Difficulty levels"),
 so `hard` plays the guide `mcts` would ask in the same game (`MctsBot.guide_for`): `GreedyLongDuel` in
@@ -20,7 +21,7 @@ from ttr.maps import GameMap
 class FittedGuide(BaseBot):
     """The guide `mcts` plays for a game of this map and seat count (`MctsBot.guide_for`), on its own."""
 
-    name = "hard"
+    name = "greedy_long_fitted"
 
     def __init__(self, game_map: GameMap, seat: int, seed: int) -> None:
         super().__init__(game_map, seat, seed)

@@ -10,7 +10,8 @@ LEVELS = ("easy", "medium", "hard", "expert")
 LEVEL_TEXT = {
     "easy": "plays long routes, takes few risks (long_route_junkie)",
     "medium": "plans its tickets and collects the colours it needs (greedy)",
-    "hard": "plans its tickets through long routes, which score more per train (greedy_long)",
+    "hard": "plans its tickets through long routes, which score more per train (greedy_long_fitted: "
+            "greedy_long with knobs fitted to the map and the number of players)",
     "expert": "searches ahead over the hidden cards and tickets (Monte Carlo search, about 0.5 s a move)",
 }
 
