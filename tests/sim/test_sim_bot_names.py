@@ -29,14 +29,14 @@ def test_bad_mcts_specs_are_refused_by_name(spec: str) -> None:
 def test_the_levels_people_play_are_the_ladder_of_bots() -> None:
     """easy, medium, hard, expert: each measured to beat the one below (docs/bots.md, "Difficulty levels")."""
     from ttr.bots.greedy import GreedyBot
+    from ttr.bots.levels import FittedGuide
     from ttr.bots.mcts import MctsExpert
     from ttr.bots.paper import LongRouteJunkie
-    from ttr.bots.styles import GreedyLong
 
     europe = load_map("europe")
     bots = {level: make_bot(level, europe, 0, 5) for level in ("easy", "medium", "hard", "expert")}
     assert {level: type(bot) for level, bot in bots.items()} == {
-        "easy": LongRouteJunkie, "medium": GreedyBot, "hard": GreedyLong, "expert": MctsExpert}
+        "easy": LongRouteJunkie, "medium": GreedyBot, "hard": FittedGuide, "expert": MctsExpert}
     assert getattr(bots["expert"], "time_limit", None) == 0.5
 
 
