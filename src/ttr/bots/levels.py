@@ -26,12 +26,10 @@ class FittedGuide(BaseBot):
     def __init__(self, game_map: GameMap, seat: int, seed: int) -> None:
         super().__init__(game_map, seat, seed)
         self.guide: GreedyBot | None = None  # made at the first view, when the seat count is known
-        self._seats = 0
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         """The fitted guide's move."""
-        seats = len(view["players"])
-        if self.guide is None or seats != self._seats:
-            self._seats = seats
-            self.guide = MctsBot.guide_for(self.game_map.name, seats)(self.game_map, self.seat, self.ctx.seed)
+        style = MctsBot.guide_for(self.game_map.name, len(view["players"]))
+        if type(self.guide) is not style:
+            self.guide = style(self.game_map, self.seat, self.ctx.seed)
         return self.guide.choose(view, legal)
