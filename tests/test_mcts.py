@@ -386,6 +386,27 @@ def test_expert_models_the_other_seats_as_greedy_and_greedy_long_by_turns() -> N
     assert expert._replay.seen == len(view["log"]) and any(expert._replay.claims)
 
 
+@pytest.mark.parametrize(("map_name", "seats", "fitted"), [
+    ("europe", 2, "GreedyLongDuel"), ("europe", 3, "GreedyLongFour"), ("europe", 4, "GreedyLongFour"),
+    ("new_york", 2, "GreedyLong"), ("new_york", 4, "GreedyLong")])
+def test_expert_models_the_other_seats_as_greedy_and_the_games_fitted_guide(map_name: str, seats: int,
+                                                                           fitted: str) -> None:
+    """`expert`'s second model of the other seats is the guide fitted to the map and seat count, the bot
+    people meet as `hard`: its playouts, the belief's claim replay and the long-ticket odds all use it."""
+    from ttr.bots import styles
+    from ttr.bots.mcts import MctsExpert
+
+    style = getattr(styles, fitted)
+    game_map, game = greedy_main_turn(map_name, seats, seed=3, seat=0, after=2 * seats)
+    view, legal = seat_view(game, 0), game.legal_actions()
+    expert = MctsExpert(game_map, 0, 1, iterations=2 * seats + 6, time_limit=None)
+    expert.choose(view, legal)
+    assert expert.opponent_styles == (GreedyBot, style) == (GreedyBot, MctsExpert.guide_for(map_name, seats))
+    assert [type(by_own[0].bots[1]) for by_own in expert.playouts_for(seats)] == [GreedyBot, style]
+    assert expert._replay is not None
+    assert [type(getattr(f, "__self__", None)) for f in expert._replay.path_costs] == [GreedyBot, style]
+
+
 
 def test_a_candidate_leaves_the_guide_only_when_clearly_better() -> None:
     """The gate: at least `margin` points better on average, in `min_worlds` worlds, beyond the noise."""

@@ -452,13 +452,25 @@ def t_critical(dof: int) -> float:
 
 class MctsExpert(MctsBot):
     """`expert`: the search with 0.5 s per decision (at most 1500 playouts), as `mcts`, but the other seats
-    play greedy in half its worlds and `GreedyLong` in the other half: people are not greedy. Against
-    opponents that play like `GreedyLong` this mix gained more over the same seat's play than the
-    greedy-only model did (docs/bots.md: 32 / 19 paired New York games against the search at 0.15 s, 21 / 11
-    Europe games against `greedy_long`); against greedy the two were level. The level below, `hard`, is
-    the search's guide alone (`ttr.bots.levels`): the step between them is what the search adds."""
+    play greedy in half its worlds and the game's fitted guide (`MctsBot.guide_for`: `GreedyLongDuel` in
+    two-seat Europe, `GreedyLongFour` with more seats, `GreedyLong` in New York) in the other half: people
+    are not greedy, and the level below, `hard`, is that guide alone (`ttr.bots.levels`). Against opponents
+    that play like `GreedyLong` this mix gained more over the same seat's play than the greedy-only model
+    did (docs/bots.md: 32 / 19 paired New York games against the search at 0.15 s, 21 / 11 Europe games
+    against `greedy_long`); against greedy the two were level."""
 
     name = "expert"
-    opponent_styles = (GreedyBot, GreedyLong)
+    opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot, GreedyLong)  # until a decision names the guide
     iterations = 1500
     time_limit = 0.5
+
+    def _fit_guide(self, n: int) -> None:
+        """The guide of an `n`-seat game, and the other seats modelled as greedy or as that guide by turns
+        (the belief's replay, long-ticket odds and playouts made again for the new model)."""
+        super()._fit_guide(n)
+        models = (GreedyBot, self.guide_for(self.game_map.name, n))
+        if self.opponent_styles != models:
+            self.opponent_styles = models
+            self._playouts = []
+            self._replay = None
+            self._long_odds = None
