@@ -1,6 +1,6 @@
 """Hints for a human seat: the move the strongest level would make, with a short reason in words.
 
-`hint(view, legal)` asks the search of the `expert` level (`ttr.bots.mcts.MctsExpert`: `greedy_long`'s move
+`hint(view, legal)` asks the search of the `expert` level (`ttr.bots.mcts.MctsExpert`: the guide's move
 against a few alternatives, played out on sampled hidden cards and tickets) for its move, with a budget of
 playouts rather than time (`HINT_PLAYOUTS`, more on New York's shorter games), so the same position always
 gets the same hint, on any machine and under any load (measured: at most about 0.5 s in two-player Europe,
