@@ -392,7 +392,7 @@ def test_expert_models_the_other_seats_as_greedy_and_greedy_long_by_turns() -> N
 def test_expert_models_the_other_seats_as_greedy_and_the_games_fitted_guide(map_name: str, seats: int,
                                                                            fitted: str) -> None:
     """`expert`'s second model of the other seats is the guide fitted to the map and seat count, the bot
-    people meet as `hard`: its playouts, the belief's claim replay and the long-ticket odds all use it."""
+    people meet as `hard`: its playouts and the belief's claim replay use it."""
     from ttr.bots import styles
     from ttr.bots.mcts import MctsExpert
 

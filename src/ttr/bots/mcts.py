@@ -466,7 +466,9 @@ class MctsExpert(MctsBot):
 
     def _fit_guide(self, n: int) -> None:
         """The guide of an `n`-seat game, and the other seats modelled as greedy or as that guide by turns
-        (the belief's replay, long-ticket odds and playouts made again for the new model)."""
+        (the belief's replay, long-ticket odds and playouts made again for the new model); once per game."""
+        if self._seats == n:
+            return
         super()._fit_guide(n)
         models = (GreedyBot, self.guide_for(self.game_map.name, n))
         if self.opponent_styles != models:
