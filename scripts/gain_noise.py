@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Where the search's noise lives: `scripts/gain_noise.py MAP [--players P] [--games N] [--worlds W]
+[--every K] [--seed S] [--jobs J]`.
+
+`mcts` values each candidate move by its gain over the guide's move, world by world (`MctsBot.play_candidate`
+on the same sampled world for both), and its gate asks for a mean gain that stands out of the spread of those
+gains. This script measures that spread and splits it in two. It plays `N` games of the guide (the search's
+own policy, `MctsBot.guide_for`) in seat `-seed mod P` against greedy seats, and at every `K`-th of that
+seat's main turns with a choice it builds the search's candidates as `mcts` does, then plays each of them
+and the guide's move on `W` worlds twice:
+
+- *worlds*: each world a fresh sample of the seat's information set, as the search samples them (the other
+  seats' tickets and hands, and the deck order);
+- *deck only*: the other seats' tickets and hands of one sampled world kept, and only the train deck's
+  order dealt again for each world.
+
+It prints per stage of the game (by the trains the leader has laid) the candidates measured, the spread of
+a candidate's gain from world to world (the root mean square over candidates of the standard deviation over
+worlds) in both readings, and the share of the variance the deck order alone leaves: what knowing the
+other seats' tickets and hands could remove at most. Session 38 found it at 0.94 in two-player Europe
+(docs/bot-experiments.md): the gains spread by card luck, not by what the seat does not know of the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from ttr.bots import make_bot
+from ttr.bots.base import legal_actions
+from ttr.bots.mcts import MctsBot
+from ttr.bots.planning import Board
+from ttr.engine import Game, seat_view
+from ttr.engine.phases import MAIN
+from ttr.engine.sample import InfoSet
+from ttr.maps import load_map
+
+STAGES = 3  # stages of a game by the trains the leader has laid, each a third of the pieces
+
+
+def deck_redealt(world: Game, rng: random.Random) -> Game:
+    """A copy of `world` with only the train deck's order dealt again: hands, tickets, face-up cards and the
+    discard pile as they were."""
+    copy = world.copy()
+    rng.shuffle(copy.deck)
+    return copy
+
+
+def spreads(bot: MctsBot, view: dict[str, Any], legal: list[Any], worlds: int, seed: int) -> list[tuple[float, float]]:
+    """Per candidate other than the guide's move at this position: the standard deviation over `worlds` worlds
+    of its gain over the guide's move, with fresh worlds and with the deck order alone dealt again."""
+    bot._fit_guide(len(view["players"]))
+    guide_action = bot.guide.choose(view, legal)
+    info = InfoSet(bot.game_map, view)
+    rng = random.Random(seed)
+    board = Board.from_view(bot.guide.ix, view)
+    belief = bot.belief_of(view, board) if bot.belief else None
+    first = bot.sample_world(info, rng, belief)
+    guide = first.encode(guide_action)
+    others = [c for c in bot.candidates(first, guide, view, legal, belief, board, [first]) if c != guide]
+    playouts = bot.playouts_for(first.n)[0]
+    gains: dict[int, tuple[list[float], list[float]]] = {c: ([], []) for c in others}
+    for _ in range(worlds):
+        fresh = bot.sample_world(info, rng, belief)
+        for world, reading in ((fresh, 0), (deck_redealt(first, rng), 1)):
+            base = bot.play_candidate(world, guide, playouts)
+            for c in others:
+                gains[c][reading].append(bot.play_candidate(world, c, playouts) - base)
+    return [(statistics.pstdev(a), statistics.pstdev(b)) for a, b in gains.values()]
+
+
+def game_rows(task: tuple[str, int, int, int, int]) -> list[tuple[int, float, float]]:
+    """One game (map name, players, seed, worlds, every): (trains the leader has laid, spread with fresh
+    worlds, spread with the deck alone) per candidate measured."""
+    map_name, players, seed, worlds, every = task
+    game_map = load_map(map_name)
+    game = Game.new(game_map, players, seed=seed)
+    me = -seed % players
+    guide = MctsBot.guide_for(map_name, players)(game_map, me, seed)
+    bots = [guide if q == me else make_bot("greedy", game_map, q, seed) for q in range(players)]
+    search = MctsBot(game_map, me, seed, iterations=1)
+    rows: list[tuple[int, float, float]] = []
+    turn = 0
+    while not game.is_over:
+        ids, legal = legal_actions(game)
+        seat = game.current
+        view = seat_view(game, seat)
+        if seat == me and game.phase == MAIN and len(legal) > 1:
+            turn += 1
+            if turn % every == 0:
+                laid = game_map.rules.pieces - min(game.trains)
+                rows += [(laid, a, b) for a, b in spreads(search, view, legal, worlds, seed * 1000 + turn)]
+        action = bots[seat].choose(view, legal)
+        game.apply_unchecked(ids[legal.index(action)])
+    return rows
+
+
+def summary(rows: list[tuple[int, float, float]], pieces: int) -> list[str]:
+    """The printed lines: per stage and over all, the candidates, both spreads and the deck's share."""
+    width = -(-pieces // STAGES)
+    groups = [(f"{k * width}-{min(pieces, k * width + width - 1)}", [r for r in rows if r[0] // width == k])
+              for k in range(STAGES)]
+    lines = [f"{'laid':<8} {'candidates':>10} {'worlds sd':>10} {'deck-only sd':>13} {'deck share':>11}"]
+    for label, group in [*groups, ("all", rows)]:
+        if not group:
+            continue
+        fresh = statistics.fmean(r[1] ** 2 for r in group)
+        deck = statistics.fmean(r[2] ** 2 for r in group)
+        share = f"{deck / fresh:.2f}" if fresh > 0 else "-"
+        lines.append(f"{label:<8} {len(group):>10} {fresh ** 0.5:>10.2f} {deck ** 0.5:>13.2f} {share:>11}")
+    return lines
+
+
+def main() -> None:
+    """Parse the arguments, measure the games and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("map")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=8)
+    parser.add_argument("--worlds", type=int, default=16, help="worlds per position and reading (default 16)")
+    parser.add_argument("--every", type=int, default=5, help="measure every K-th main turn of the seat (default 5)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args()
+    if args.worlds < 2 or args.every < 1 or args.games < 1:
+        parser.error("--worlds must be 2 or more, --every and --games 1 or more")
+    tasks = [(args.map, args.players, args.seed + i, args.worlds, args.every) for i in range(args.games)]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        rows = [row for game in pool.map(game_rows, tasks) for row in game]
+    print("\n".join(summary(rows, load_map(args.map).rules.pieces)))
+
+
+if __name__ == "__main__":
+    main()
