@@ -16,9 +16,12 @@ and the guide's move on `W` worlds twice:
 
 It prints per stage of the game (by the trains the leader has laid) the candidates measured, the spread of
 a candidate's gain from world to world (the root mean square over candidates of the standard deviation over
-worlds) in both readings, and the share of the variance the deck order alone leaves: what knowing the
-other seats' tickets and hands could remove at most. Session 38 found it at 0.94 in two-player Europe
-(docs/bot-experiments.md): the gains spread by card luck, not by what the seat does not know of the others.
+worlds) in both readings, the share of the variance the deck order alone leaves (what knowing the other
+seats' tickets and hands could remove at most), and the mean correlation, over the fresh worlds, of a
+candidate's margin with the guide's move's: the pairing of the two on one world (common random numbers)
+removes a share of the gain's variance about equal to it. Session 38's figures are in
+docs/bot-experiments.md: in two-player Europe the gains spread by card luck, not by what the seat does not
+know of the others, and the two playouts of one world are only loosely paired.
 """
 
 from __future__ import annotations
@@ -49,9 +52,11 @@ def deck_redealt(world: Game, rng: random.Random) -> Game:
     return copy
 
 
-def spreads(bot: MctsBot, view: dict[str, Any], legal: list[Any], worlds: int, seed: int) -> list[tuple[float, float]]:
+def spreads(bot: MctsBot, view: dict[str, Any], legal: list[Any], worlds: int,
+            seed: int) -> list[tuple[float, float, float]]:
     """Per candidate other than the guide's move at this position: the standard deviation over `worlds` worlds
-    of its gain over the guide's move, with fresh worlds and with the deck order alone dealt again."""
+    of its gain over the guide's move, with fresh worlds and with the deck order alone dealt again, and the
+    correlation of its margin with the guide's move's over the fresh worlds (what the pairing removes)."""
     bot._fit_guide(len(view["players"]))
     guide_action = bot.guide.choose(view, legal)
     info = InfoSet(bot.game_map, view)
@@ -62,19 +67,25 @@ def spreads(bot: MctsBot, view: dict[str, Any], legal: list[Any], worlds: int, s
     guide = first.encode(guide_action)
     others = [c for c in bot.candidates(first, guide, view, legal, belief, board, [first]) if c != guide]
     playouts = bot.playouts_for(first.n)[0]
-    gains: dict[int, tuple[list[float], list[float]]] = {c: ([], []) for c in others}
+    bases: tuple[list[float], list[float]] = ([], [])  # the guide's move's margin per world, per reading
+    margins: dict[int, tuple[list[float], list[float]]] = {c: ([], []) for c in others}
     for _ in range(worlds):
-        fresh = bot.sample_world(info, rng, belief)
-        for world, reading in ((fresh, 0), (deck_redealt(first, rng), 1)):
-            base = bot.play_candidate(world, guide, playouts)
+        for world, reading in ((bot.sample_world(info, rng, belief), 0), (deck_redealt(first, rng), 1)):
+            bases[reading].append(bot.play_candidate(world, guide, playouts))
             for c in others:
-                gains[c][reading].append(bot.play_candidate(world, c, playouts) - base)
-    return [(statistics.pstdev(a), statistics.pstdev(b)) for a, b in gains.values()]
+                margins[c][reading].append(bot.play_candidate(world, c, playouts))
+    out = []
+    for fresh, deck in margins.values():
+        gains = [[m - b for m, b in zip(ms, bases[k], strict=True)] for k, ms in enumerate((fresh, deck))]
+        paired = statistics.pstdev(fresh) > 0 and statistics.pstdev(bases[0]) > 0
+        out.append((statistics.pstdev(gains[0]), statistics.pstdev(gains[1]),
+                    statistics.correlation(fresh, bases[0]) if paired else 0.0))
+    return out
 
 
-def game_rows(task: tuple[str, int, int, int, int]) -> list[tuple[int, float, float]]:
+def game_rows(task: tuple[str, int, int, int, int]) -> list[tuple[int, float, float, float]]:
     """One game (map name, players, seed, worlds, every): (trains the leader has laid, spread with fresh
-    worlds, spread with the deck alone) per candidate measured."""
+    worlds, spread with the deck alone, correlation with the guide's move) per candidate measured."""
     map_name, players, seed, worlds, every = task
     game_map = load_map(map_name)
     game = Game.new(game_map, players, seed=seed)
@@ -82,7 +93,7 @@ def game_rows(task: tuple[str, int, int, int, int]) -> list[tuple[int, float, fl
     guide = MctsBot.guide_for(map_name, players)(game_map, me, seed)
     bots = [guide if q == me else make_bot("greedy", game_map, q, seed) for q in range(players)]
     search = MctsBot(game_map, me, seed, iterations=1)
-    rows: list[tuple[int, float, float]] = []
+    rows: list[tuple[int, float, float, float]] = []
     turn = 0
     while not game.is_over:
         ids, legal = legal_actions(game)
@@ -92,25 +103,29 @@ def game_rows(task: tuple[str, int, int, int, int]) -> list[tuple[int, float, fl
             turn += 1
             if turn % every == 0:
                 laid = game_map.rules.pieces - min(game.trains)
-                rows += [(laid, a, b) for a, b in spreads(search, view, legal, worlds, seed * 1000 + turn)]
+                rows += [(laid, *spread) for spread in spreads(search, view, legal, worlds, seed * 1000 + turn)]
         action = bots[seat].choose(view, legal)
         game.apply_unchecked(ids[legal.index(action)])
     return rows
 
 
-def summary(rows: list[tuple[int, float, float]], pieces: int) -> list[str]:
-    """The printed lines: per stage and over all, the candidates, both spreads and the deck's share."""
+def summary(rows: list[tuple[int, float, float, float]], pieces: int) -> list[str]:
+    """The printed lines: per stage and over all, the candidates, both spreads, the deck's share of the
+    variance and the mean correlation of a candidate's margin with the guide's move's."""
     width = -(-pieces // STAGES)
     groups = [(f"{k * width}-{min(pieces, k * width + width - 1)}", [r for r in rows if r[0] // width == k])
               for k in range(STAGES)]
-    lines = [f"{'laid':<8} {'candidates':>10} {'worlds sd':>10} {'deck-only sd':>13} {'deck share':>11}"]
+    lines = [f"{'laid':<8} {'candidates':>10} {'worlds sd':>10} {'deck-only sd':>13} {'deck share':>11} "
+             f"{'pairing r':>10}"]
     for label, group in [*groups, ("all", rows)]:
         if not group:
             continue
         fresh = statistics.fmean(r[1] ** 2 for r in group)
         deck = statistics.fmean(r[2] ** 2 for r in group)
         share = f"{deck / fresh:.2f}" if fresh > 0 else "-"
-        lines.append(f"{label:<8} {len(group):>10} {fresh ** 0.5:>10.2f} {deck ** 0.5:>13.2f} {share:>11}")
+        pairing = statistics.fmean(r[3] for r in group)
+        lines.append(f"{label:<8} {len(group):>10} {fresh ** 0.5:>10.2f} {deck ** 0.5:>13.2f} {share:>11} "
+                     f"{pairing:>10.2f}")
     return lines
 
 

@@ -1,5 +1,5 @@
 """`scripts/gain_noise.py`: the deck-only reading deals the deck alone again, the spreads are measured per
-candidate, and the table splits them by stage with the deck's share of the variance."""
+candidate, and the table splits them by stage with the deck's share of the variance and the pairing."""
 
 from __future__ import annotations
 
@@ -37,13 +37,13 @@ def test_each_candidate_gets_a_spread_in_both_readings() -> None:
     search = MctsBot(game_map, 1, 2, iterations=1)
     rows = script.spreads(search, seat_view(game, 1), legal, 4, 7)
     assert rows  # a main turn has candidates beside the guide's move
-    assert all(a >= 0 and b >= 0 for a, b in rows)
-    assert any(a > 0 for a, _ in rows)  # different worlds give different gains
+    assert all(a >= 0 and b >= 0 and -1.0 <= r <= 1.0 for a, b, r in rows)
+    assert any(a > 0 for a, _, _ in rows)  # different worlds give different gains
 
 
 def test_the_table_gives_each_stage_its_spreads_and_the_decks_share() -> None:
-    lines = load_script().summary([(3, 4.0, 2.0), (5, 4.0, 2.0), (20, 3.0, 3.0)], 45)
-    assert lines[1].split() == ["0-14", "2", "4.00", "2.00", "0.25"]
-    assert lines[2].split() == ["15-29", "1", "3.00", "3.00", "1.00"]
+    lines = load_script().summary([(3, 4.0, 2.0, 0.2), (5, 4.0, 2.0, 0.4), (20, 3.0, 3.0, 0.9)], 45)
+    assert lines[1].split() == ["0-14", "2", "4.00", "2.00", "0.25", "0.30"]
+    assert lines[2].split() == ["15-29", "1", "3.00", "3.00", "1.00", "0.90"]
     assert lines[-1].split()[:2] == ["all", "3"]
     assert len(lines) == 4  # the header, two stages with candidates, and all
