@@ -42,6 +42,7 @@ SPACE: dict[str, list[Any]] = {
     "attraction_cost": [0.0, 0.2, 0.5, 0.8, 1.2],
     "setup_cap": [0.6, 0.75, 0.8, 0.9, 1.0],
     "draws_tickets": [True, False],
+    "face_up_wilds": [True, False],
     "hand_weight": [0.0, 0.1, 0.2, 0.4, 0.6],
     "train_share": [0.5, 0.65, 0.8, 1.0, 1.2],
     "long_min": [1, 2, 3, 4],

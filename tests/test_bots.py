@@ -481,3 +481,39 @@ def test_the_abandoned_tunnel_is_read_alike_from_the_log_and_from_the_history_un
     assert abandoned_in_log([*log, *paid], 0) is None  # the other seat's tunnel paid for: the board changed
     assert abandoned_in_log([*log, {"player": 1, "action": "build_station", "city": "Wien"}], 0) is None
     assert abandoned_in_log(log, 1) == "Wien-Zagrab"
+
+
+def test_without_face_up_wilds_greedy_draws_blind_where_it_would_take_the_wild() -> None:
+    """Two cards short of Brest-Marseille's two routes (3 red and 3 purple for Marseille-Pamplona and
+    Brest-Pamplona, 4 each), with no red or purple face up: greedy takes the face-up locomotive, a whole
+    turn's draw; with `face_up_wilds` off, as two-seat Europe's guide plays, it draws blind instead."""
+    from ttr.bots.greedy import GreedyBot
+    from ttr.bots.styles import GreedyLongDuel
+
+    game_map, game = _europe()
+    game.tickets[0] = [game_map.ticket("Brest-Marseille").index]
+    set_hand(game, 0, {"red": 3, "purple": 3})
+    set_face_up(game, ["locomotive", "blue", "green", "yellow", "white"])
+    view, legal = seat_view(game, 0), game.legal_actions()
+    took = GreedyBot(game_map, 0, 1).choose(view, legal)
+    assert (took.kind, took.source, took.card) == ("draw_card", "face_up", "locomotive")
+    no_wilds = type("NoWilds", (GreedyBot,), {"face_up_wilds": False})(game_map, 0, 1)
+    blind = no_wilds.choose(view, legal)
+    assert (blind.kind, blind.source) == ("draw_card", "deck")
+    duel = GreedyLongDuel(game_map, 0, 1)
+    assert not duel.face_up_wilds and not duel.draws_tickets  # Europe's two-seat knobs (session 38)
+    assert GreedyLongDuel(load_map("new_york"), 0, 1).face_up_wilds  # elsewhere as greedy
+
+
+def test_two_seat_europes_guide_draws_no_more_tickets_where_greedy_would() -> None:
+    """Its tickets all done (none held) with every seat's trains still in hand: greedy draws tickets;
+    `GreedyLongDuel` (`draws_tickets` off in Europe since session 38) draws cards instead."""
+    from ttr.bots.greedy import GreedyBot
+    from ttr.bots.styles import GreedyLongDuel
+
+    game_map, game = _europe()
+    game.tickets[0] = []
+    set_hand(game, 0, {"red": 1})
+    view, legal = seat_view(game, 0), game.legal_actions()
+    assert GreedyBot(game_map, 0, 1).choose(view, legal).kind == "draw_tickets"
+    assert GreedyLongDuel(game_map, 0, 1).choose(view, legal).kind == "draw_card"

@@ -63,6 +63,7 @@ class GreedyBot(BaseBot):
     detour_weight = 0.0  # order of payable plan claims: length + this x the detour losing the route would cost
     # (bottlenecks first; 0: the longest first)
     focus_draws = False  # draw the face-up colour of the plan route fewest cards from paid (else: of the largest need)
+    face_up_wilds = True  # take a face-up wild (a whole turn's draw) when the plan needs wilds or lacks 1-2 cards
     map_knobs: ClassVar[dict[str, dict[str, float]]] = {}  # per map name: knobs that differ there from the above
 
     def __init__(self, game_map: GameMap, seat: int, seed: int) -> None:
@@ -535,7 +536,8 @@ class GreedyBot(BaseBot):
     # ------------------------------------------------------------------ drawing
 
     def _draw(self, board: Board, plan: Plan, opts: Options, first: bool) -> Action | None:
-        """The face-up colour the plan needs most, a face-up wild when wilds are needed, else blind."""
+        """The face-up colour the plan needs most, a face-up wild when wilds are needed (`face_up_wilds`), else
+        blind."""
         ix = self.ix
         hand = board.hand
         if self.focus_draws and plan.routes:
@@ -552,7 +554,7 @@ class GreedyBot(BaseBot):
         if best is not None:
             return opts.face_up[-best[1]]
         total = sum(max(0, d) for d in deficit[: ix.ncol])
-        if first and ix.wild in opts.face_up and (deficit[ix.wild] > 0 or 0 < total <= 2):
+        if first and self.face_up_wilds and ix.wild in opts.face_up and (deficit[ix.wild] > 0 or 0 < total <= 2):
             return opts.face_up[ix.wild]
         if opts.draw_deck is not None:
             return opts.draw_deck
