@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Where the search's noise lives: `scripts/gain_noise.py MAP [--players P] [--games N] [--worlds W]
-[--every K] [--seed S] [--jobs J]`.
+"""Where the search's noise lives, and where its guide is beaten: `scripts/gain_noise.py MAP [--players P]
+[--games N] [--worlds W] [--every K] [--seed S] [--jobs J] [--kinds]`.
 
 `mcts` values each candidate move by its gain over the guide's move, world by world (`MctsBot.play_candidate`
 on the same sampled world for both), and its gate asks for a mean gain that stands out of the spread of those
@@ -22,6 +22,13 @@ candidate's margin with the guide's move's: the pairing of the two on one world 
 removes a share of the gain's variance about equal to it. Session 38's figures are in
 docs/bot-experiments.md: in two-player Europe the gains spread by card luck, not by what the seat does not
 know of the others, and the two playouts of one world are only loosely paired.
+
+With `--kinds` it also prints, per kind of the guide's move and of the candidate's (a claim, a ticket draw,
+a blind draw, a face-up wild or colour), how many candidates there were, their mean gain over the guide's
+move, and how many beat it by 2 points or more and by 2 standard errors, or lost to it by 2 standard
+errors. With many worlds (session 38: 160 a position, `--every 3`) this reads far finer than the search
+can in a game, and shows the guide's kinds of move that a card draw beats more often than not: there, its
+face-up wilds and its ticket draws after setup, which two-seat Europe's guide no longer plays.
 """
 
 from __future__ import annotations
@@ -30,13 +37,14 @@ import argparse
 import random
 import statistics
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from ttr.bots import make_bot
 from ttr.bots.base import legal_actions
 from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import Board
-from ttr.engine import Game, seat_view
+from ttr.engine import Action, Game, seat_view
 from ttr.engine.phases import MAIN
 from ttr.engine.sample import InfoSet
 from ttr.maps import load_map
@@ -52,11 +60,38 @@ def deck_redealt(world: Game, rng: random.Random) -> Game:
     return copy
 
 
-def spreads(bot: MctsBot, view: dict[str, Any], legal: list[Any], worlds: int,
-            seed: int) -> list[tuple[float, float, float]]:
-    """Per candidate other than the guide's move at this position: the standard deviation over `worlds` worlds
-    of its gain over the guide's move, with fresh worlds and with the deck order alone dealt again, and the
-    correlation of its margin with the guide's move's over the fresh worlds (what the pairing removes)."""
+@dataclass(frozen=True)
+class Measured:
+    """One candidate at one position: the stage, what the guide and the candidate do (`move_kind`), the
+    candidate's mean gain over the guide's move on the fresh worlds with its standard error, the spread of
+    that gain in both readings, and the correlation of its margin with the guide's move's."""
+
+    laid: int
+    guide: str
+    kind: str
+    mean: float
+    error: float
+    spread: float
+    deck_spread: float
+    pairing: float
+
+
+def move_kind(action: Action, wild: str) -> str:
+    """A short name of what a move does: `claim`, `tickets`, `station`, `deck`, `face-up wild` or
+    `face-up colour` (`wild` is the map's wild card name)."""
+    if action.kind == "draw_card":
+        if action.source == "deck":
+            return "deck"
+        return "face-up wild" if action.card == wild else "face-up colour"
+    return {"claim_route": "claim", "draw_tickets": "tickets", "build_station": "station"}.get(action.kind,
+                                                                                                action.kind)
+
+
+def measure(bot: MctsBot, view: dict[str, Any], legal: list[Action], worlds: int, seed: int,
+            laid: int) -> list[Measured]:
+    """Every candidate other than the guide's move at this position (`laid`: the trains the leader has laid),
+    each played against the guide's move on `worlds` fresh worlds and on `worlds` worlds with the deck order
+    alone dealt again (see the module)."""
     bot._fit_guide(len(view["players"]))
     guide_action = bot.guide.choose(view, legal)
     info = InfoSet(bot.game_map, view)
@@ -74,18 +109,21 @@ def spreads(bot: MctsBot, view: dict[str, Any], legal: list[Any], worlds: int,
             bases[reading].append(bot.play_candidate(world, guide, playouts))
             for c in others:
                 margins[c][reading].append(bot.play_candidate(world, c, playouts))
+    wild = bot.game_map.wild_name
     out = []
-    for fresh, deck in margins.values():
+    for c, (fresh, deck) in margins.items():
         gains = [[m - b for m, b in zip(ms, bases[k], strict=True)] for k, ms in enumerate((fresh, deck))]
         paired = statistics.pstdev(fresh) > 0 and statistics.pstdev(bases[0]) > 0
-        out.append((statistics.pstdev(gains[0]), statistics.pstdev(gains[1]),
-                    statistics.correlation(fresh, bases[0]) if paired else 0.0))
+        out.append(Measured(laid, move_kind(guide_action, wild), move_kind(first.decode(c), wild),
+                            statistics.fmean(gains[0]), statistics.stdev(gains[0]) / worlds ** 0.5,
+                            statistics.pstdev(gains[0]), statistics.pstdev(gains[1]),
+                            statistics.correlation(fresh, bases[0]) if paired else 0.0))
     return out
 
 
-def game_rows(task: tuple[str, int, int, int, int]) -> list[tuple[int, float, float, float]]:
-    """One game (map name, players, seed, worlds, every): (trains the leader has laid, spread with fresh
-    worlds, spread with the deck alone, correlation with the guide's move) per candidate measured."""
+def game_rows(task: tuple[str, int, int, int, int]) -> list[Measured]:
+    """One game (map name, players, seed, worlds, every): the candidates measured (`measure`) at every
+    `every`-th main turn with a choice of the guide's seat."""
     map_name, players, seed, worlds, every = task
     game_map = load_map(map_name)
     game = Game.new(game_map, players, seed=seed)
@@ -93,7 +131,7 @@ def game_rows(task: tuple[str, int, int, int, int]) -> list[tuple[int, float, fl
     guide = MctsBot.guide_for(map_name, players)(game_map, me, seed)
     bots = [guide if q == me else make_bot("greedy", game_map, q, seed) for q in range(players)]
     search = MctsBot(game_map, me, seed, iterations=1)
-    rows: list[tuple[int, float, float, float]] = []
+    rows: list[Measured] = []
     turn = 0
     while not game.is_over:
         ids, legal = legal_actions(game)
@@ -103,29 +141,45 @@ def game_rows(task: tuple[str, int, int, int, int]) -> list[tuple[int, float, fl
             turn += 1
             if turn % every == 0:
                 laid = game_map.rules.pieces - min(game.trains)
-                rows += [(laid, *spread) for spread in spreads(search, view, legal, worlds, seed * 1000 + turn)]
+                rows += measure(search, view, legal, worlds, seed * 1000 + turn, laid)
         action = bots[seat].choose(view, legal)
         game.apply_unchecked(ids[legal.index(action)])
     return rows
 
 
-def summary(rows: list[tuple[int, float, float, float]], pieces: int) -> list[str]:
-    """The printed lines: per stage and over all, the candidates, both spreads, the deck's share of the
+def summary(rows: list[Measured], pieces: int) -> list[str]:
+    """The noise table: per stage and over all, the candidates, both spreads, the deck's share of the
     variance and the mean correlation of a candidate's margin with the guide's move's."""
     width = -(-pieces // STAGES)
-    groups = [(f"{k * width}-{min(pieces, k * width + width - 1)}", [r for r in rows if r[0] // width == k])
+    groups = [(f"{k * width}-{min(pieces, k * width + width - 1)}", [r for r in rows if r.laid // width == k])
               for k in range(STAGES)]
     lines = [f"{'laid':<8} {'candidates':>10} {'worlds sd':>10} {'deck-only sd':>13} {'deck share':>11} "
              f"{'pairing r':>10}"]
     for label, group in [*groups, ("all", rows)]:
         if not group:
             continue
-        fresh = statistics.fmean(r[1] ** 2 for r in group)
-        deck = statistics.fmean(r[2] ** 2 for r in group)
+        fresh = statistics.fmean(r.spread ** 2 for r in group)
+        deck = statistics.fmean(r.deck_spread ** 2 for r in group)
         share = f"{deck / fresh:.2f}" if fresh > 0 else "-"
-        pairing = statistics.fmean(r[3] for r in group)
+        pairing = statistics.fmean(r.pairing for r in group)
         lines.append(f"{label:<8} {len(group):>10} {fresh ** 0.5:>10.2f} {deck ** 0.5:>13.2f} {share:>11} "
                      f"{pairing:>10.2f}")
+    return lines
+
+
+def kinds(rows: list[Measured]) -> list[str]:
+    """The `--kinds` table: per pair of the guide's move kind and the candidate's, the candidates, their mean
+    gain over the guide's move, and how many gained 2 points or more by 2 standard errors (better) or lost by
+    2 standard errors (worse): where the guide's moves are most often beaten."""
+    pairs: dict[tuple[str, str], list[Measured]] = {}
+    for r in rows:
+        pairs.setdefault((r.guide, r.kind), []).append(r)
+    lines = [f"{'guide move -> candidate':<34} {'candidates':>10} {'mean gain':>10} {'better':>7} {'worse':>6}"]
+    for (guide, kind), group in sorted(pairs.items()):
+        better = sum(1 for r in group if r.mean >= max(2.0, 2 * r.error))
+        worse = sum(1 for r in group if r.mean <= -2 * r.error)
+        mean = statistics.fmean(r.mean for r in group)
+        lines.append(f"{guide + ' -> ' + kind:<34} {len(group):>10} {mean:>10.2f} {better:>7} {worse:>6}")
     return lines
 
 
@@ -139,6 +193,8 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=5, help="measure every K-th main turn of the seat (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--kinds", action="store_true",
+                        help="also the table of gains by the guide's move kind and the candidate's")
     args = parser.parse_args()
     if args.worlds < 2 or args.every < 1 or args.games < 1:
         parser.error("--worlds must be 2 or more, --every and --games 1 or more")
@@ -146,6 +202,9 @@ def main() -> None:
     with ProcessPoolExecutor(args.jobs) as pool:
         rows = [row for game in pool.map(game_rows, tasks) for row in game]
     print("\n".join(summary(rows, load_map(args.map).rules.pieces)))
+    if args.kinds:
+        print()
+        print("\n".join(kinds(rows)))
 
 
 if __name__ == "__main__":
