@@ -32,8 +32,9 @@ class GreedyLong(GreedyBot):
 
 EUROPE_DUEL_KNOBS = {"overhead": 0.8, "points_weight": 0.75, "tunnel_penalty": 0.8, "ferry_penalty": 3.0,
                      "borrow_cost": 6.0, "train_share": 0.9, "setup_cap": 0.9, "express_weight": 1.5,
-                     "hand_weight": 0.3, "ticket_draw_mine": 0.3, "ticket_draw_others": 0.45, "long_min": 4,
-                     "face_up_wilds": False, "draws_tickets": False}
+                     "hand_weight": 0.3, "long_min": 4, "face_up_wilds": False, "draws_tickets": False}
+# Session 28 fitted `ticket_draw_mine` 0.3 and `ticket_draw_others` 0.45 too; since session 38 it draws no
+# tickets after setup, so they no longer apply.
 
 
 class GreedyLongDuel(GreedyLong):
