@@ -6,7 +6,8 @@
 on the same sampled world for both), and its gate asks for a mean gain that stands out of the spread of those
 gains. This script measures that spread and splits it in two. It plays `N` games of the guide (the search's
 own policy, `MctsBot.guide_for`) in seat `-seed mod P` against greedy seats, and at every `K`-th of that
-seat's main turns with a choice it builds the search's candidates as `mcts` does, then plays each of them
+seat's main turns with a choice it builds the search's candidates as `mcts` does (its blocking claim of
+`world_blocks` judged on one sampled world, not `block_worlds` of them), then plays each of them
 and the guide's move on `W` worlds twice:
 
 - *worlds*: each world a fresh sample of the seat's information set, as the search samples them (the other
