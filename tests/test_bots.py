@@ -486,9 +486,9 @@ def test_the_abandoned_tunnel_is_read_alike_from_the_log_and_from_the_history_un
 def test_without_face_up_wilds_greedy_draws_blind_where_it_would_take_the_wild() -> None:
     """Two cards short of Brest-Marseille's two routes (3 red and 3 purple for Marseille-Pamplona and
     Brest-Pamplona, 4 each), with no red or purple face up: greedy takes the face-up locomotive, a whole
-    turn's draw; with `face_up_wilds` off, as two-seat Europe's guide plays, it draws blind instead."""
+    turn's draw; with `face_up_wilds` off, as every guide of the search plays, it draws blind instead."""
     from ttr.bots.greedy import GreedyBot
-    from ttr.bots.styles import GreedyLongDuel
+    from ttr.bots.styles import GreedyLong, GreedyLongDuel, GreedyLongFour
 
     game_map, game = _europe()
     game.tickets[0] = [game_map.ticket("Brest-Marseille").index]
@@ -502,7 +502,11 @@ def test_without_face_up_wilds_greedy_draws_blind_where_it_would_take_the_wild()
     assert (blind.kind, blind.source) == ("draw_card", "deck")
     duel = GreedyLongDuel(game_map, 0, 1)
     assert not duel.face_up_wilds and not duel.draws_tickets  # Europe's two-seat knobs (session 38)
-    assert GreedyLongDuel(load_map("new_york"), 0, 1).face_up_wilds  # elsewhere as greedy
+    four = GreedyLongFour(game_map, 0, 1)
+    assert not four.face_up_wilds and four.draws_tickets  # Europe's three- to five-seat guide (session 39)
+    new_york = load_map("new_york")
+    assert not GreedyLong(new_york, 0, 1).face_up_wilds  # New York's guide (session 39)
+    assert GreedyBot(new_york, 0, 1).face_up_wilds and GreedyBot(game_map, 0, 1).face_up_wilds  # greedy takes them
 
 
 def test_two_seat_europes_guide_draws_no_more_tickets_where_greedy_would() -> None:
