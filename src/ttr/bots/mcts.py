@@ -23,7 +23,11 @@ A decision of the `mcts` bot:
    two-seat Europe, with greedy as the model, the whole setup keep is one greedy makes of an offer drawn
    from the hidden tickets (`ttr.bots.setup_keeps`). Each world's tickets are kept from `resample` so dealt
    by how well they explain all of each seat's claims; only then are the cards dealt around them.
-   Blind draws and tunnel reveals are chance, resolved by the world's deck.
+   Where `track` says so (two-seat New York, the other seat modelled by one policy) the worlds are instead
+   drawn from a few hundred kept in step with the game from its start (`ttr.bots.tracking`): each is
+   weighed by whether the modelled policy, with that world's hidden tickets and hand, makes every move
+   the other seat made, draws included. Blind draws and tunnel reveals are chance, resolved by the
+   world's deck.
 4. In every world it plays every candidate, then greedy for the other seats and the candidate's style
    (`GreedyLong` for all but the other styles' moves) for its own (to the end of the game, or for `depth`
    actions, or `GreedyPlayout.limit` where play goes round in a circle, then the estimate of
@@ -67,6 +71,7 @@ from ttr.bots.playout import GreedyPlayout
 from ttr.bots.setup_keeps import SetupKeeps
 from ttr.bots.setup_prior import long_held_odds
 from ttr.bots.styles import GreedyLong, GreedyLongDuel, GreedyLongFour
+from ttr.bots.tracking import WorldFilter
 from ttr.engine import Action, Game
 from ttr.engine import actions as A
 from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD
@@ -118,6 +123,9 @@ class MctsBot(BaseBot):
     setup_keeps = True  # ... and, where the other seats are modelled as greedy alone, the whole setup keep from
     setup_keeps_seats = 2  # greedy's keep of every offer (`ttr.bots.setup_keeps`; Europe), in games of up to
     # this many seats (where it was measured: docs/bot-experiments.md, session 20)
+    track: ClassVar[dict[str, int]] = {"new_york": 2}  # keep worlds in step with the game and weigh them by the
+    track_size = 400  # other seats' modelled moves (`ttr.bots.tracking`), on these maps up to these seats, where
+    track_miss = 0.1  # the other seats are modelled by one policy: this many worlds, this weight kept per miss
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
                  time_limit: float | None = None, depth: int | None = None) -> None:
@@ -140,6 +148,7 @@ class MctsBot(BaseBot):
         self._style_bots: list[GreedyBot] = []  # one bot per style, for the style's move
         self._replay: ClaimReplay | None = None  # the other seats' claims read so far (`inference.ClaimReplay`)
         self._long_odds: dict[int, list[float]] | None = None  # per setup keep count, long tickets held (odds)
+        self._filter: WorldFilter | None = None  # the worlds kept in step with the game (`track`)
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         """The guide's move, unless the search finds a candidate clearly better on the sampled worlds."""
@@ -157,11 +166,13 @@ class MctsBot(BaseBot):
         rng = self.rng
         board = Board.from_view(self.guide.ix, view)
         belief = self.belief_of(view, board) if self.belief else None
-        first = self.sample_world(info, rng, belief)
+        tracked = self.tracked(view, info, belief)
+        first = tracked.sample(rng) if tracked is not None else self.sample_world(info, rng, belief)
         guide = first.encode(guide_action)
         sampled = [first]  # worlds sampled before the search, played first
         if first.phase == MAIN and belief is not None and self.world_blocks:
-            sampled += [self.sample_world(info, rng, belief) for _ in range(self.block_worlds - 1)]
+            sampled += [tracked.sample(rng) if tracked is not None else self.sample_world(info, rng, belief)
+                        for _ in range(self.block_worlds - 1)]
         cands = self.candidates(first, guide, view, legal, belief, board, sampled)
         if len(self._style_bots) != len(self.styles):
             self._style_bots = [style(self.game_map, self.seat, self.ctx.seed) for style in self.styles]
@@ -207,7 +218,10 @@ class MctsBot(BaseBot):
                 keep = max(1, int(left // short) - 1)
                 others = sorted(live[1:], key=lambda aid: -gains[aid] / worlds[aid])[:keep]
                 live = [guide, *others]
-            world = sampled[n] if n < len(sampled) else self.sample_world(info, rng, belief)
+            if n < len(sampled):
+                world = sampled[n]
+            else:
+                world = tracked.sample(rng) if tracked is not None else self.sample_world(info, rng, belief)
         self.last_values = {aid: gains[aid] / worlds[aid] if worlds[aid] else 0.0 for aid in cands}
         best = max(cands, key=lambda aid: (self.last_values[aid], aid == guide, -aid))
         if best == guide or not self._clearly_better(gains[best], squares[best], worlds[best]):
@@ -243,6 +257,18 @@ class MctsBot(BaseBot):
             replay.update(log)
         return TicketBelief(self.guide.ix, board.owner, self.seat, board.n,
                             picks=face_up_picks(self.game_map, log, board.n), replay=replay)
+
+    def tracked(self, view: dict[str, Any], info: InfoSet, belief: TicketBelief | None) -> WorldFilter | None:
+        """The worlds kept in step with the game, brought up to this view (`ttr.bots.tracking`), where `track`
+        has the map and seat count and one policy models the other seats; else None."""
+        n = info.n
+        if n > self.track.get(self.game_map.name, 0) or len(self.opponent_styles) != 1:
+            return None
+        if self._filter is None or self._filter.n != n:
+            self._filter = WorldFilter(self.game_map, self.seat, n, self.opponent_styles[0], self.track_size,
+                                       self.track_miss, self.rng.randrange(1 << 30))
+        self._filter.update(view, lambda: self.sample_world(info, self.rng, belief))
+        return self._filter
 
     def _long_held(self, info: InfoSet) -> list[list[float] | None] | None:
         """Per seat, the odds of the long tickets among those it kept at setup, as `opponent_styles` keep

@@ -475,7 +475,7 @@ class Game:
             hand[card] += 1
             face[slot] = self._take_card()  # E-DRAW-2
             self._check_face_up()
-            self.history.append((p, aid, detail))
+            self.history.append((p, aid, tuple(face)))  # the row after it, refill (and any reset) included
             self._after_draw(card == self.wild)
             return
         if kind == A.CLAIM:

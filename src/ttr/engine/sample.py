@@ -159,6 +159,8 @@ class InfoSet:
                     c = card(entry["card"])
                     aid = cat.draw_face_up[c]
                     known[p][c] += 1
+                    if "face_up" in entry:  # the row after the draw
+                        detail = tuple(card(x) if x is not None else -1 for x in entry["face_up"])
             elif kind == "draw_tickets":
                 aid = cat.draw_tickets
                 last_offer = slots[:rules.draw_tickets]

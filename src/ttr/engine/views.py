@@ -140,6 +140,8 @@ def _extend_log(game: Game, cache: list[tuple[int, dict[str, Any], dict[str, Any
             entry.update(action="pay_tunnel", cards=_pay_cards(game, aid, tunnel_colour))
         else:
             entry.update(game.decode(aid).to_json())
+            if kind == A.DRAW_FACE_UP and detail:  # the row all seats see after it (the refill is public)
+                entry["face_up"] = [names[c] if c >= 0 else None for c in detail]
             if kind == A.CLAIM and m.routes[cat.a[aid]].tunnel and m.rules.tunnel_reveal:
                 entry["tunnel_reveal"] = [names[c] for c in detail]
                 tunnel_colour = cat.b[aid]
@@ -164,6 +166,7 @@ def history_actions(game: Game) -> list[dict[str, Any]]:
     for entry in public_log(game, EVERYONE):
         entry.pop("tunnel_reveal", None)
         entry.pop("returned", None)
+        entry.pop("face_up", None)
         if entry.get("from") == "deck":
             entry.pop("card", None)
         out.append(entry)
