@@ -13,6 +13,7 @@ from helpers import set_face_up, set_hand, stack_deck, started
 from ttr.bots import BOT_NAMES, IllegalBotActionError, make_bot, play_game
 from ttr.bots.abandoned_tunnel import abandoned_in_log
 from ttr.bots.base import Bot, legal_actions
+from ttr.bots.greedy import GreedyBot
 from ttr.bots.planning import (
     INF,
     Board,
@@ -337,6 +338,32 @@ def test_map_knobs_must_name_a_knob() -> None:
     with pytest.raises(ValueError, match="atraction_cost"):
         Misspelled(load_map("new_york"), 0, 1)
     assert Misspelled(load_map("europe"), 0, 1).attraction_cost == GreedyLong.attraction_cost
+
+
+def test_seat_knobs_apply_from_the_first_decision_of_a_game_of_that_seat_count() -> None:
+    """`seat_knobs` set a knob for one map and seat count over `map_knobs`, once the seat count is seen; a
+    misspelled one is refused when the bot is made."""
+
+    class TwoSeats(GreedyBot):
+        map_knobs: ClassVar[dict[str, dict[str, float]]] = {"new_york": {"points_weight": 0.9}}
+        seat_knobs: ClassVar[dict[str, dict[int, dict[str, float]]]] = {
+            "new_york": {2: {"points_weight": 1.3, "train_share": 1.0}}}
+
+    game_map = load_map("new_york")
+    for players, weight, share in ((2, 1.3, 1.0), (4, 0.9, GreedyBot.train_share)):
+        game = Game.new(game_map, players, seed=1)
+        bot = TwoSeats(game_map, game.current, 1)
+        assert bot.points_weight == 0.9  # the seat count is not known yet
+        _ids, legal = legal_actions(game)
+        bot.choose(seat_view(game, game.current), legal)
+        assert (bot.points_weight, bot.train_share) == (weight, share)
+        assert bot.train_rate == share * max(p / n for n, p in game_map.rules.route_points.items() if n > 0)
+
+    class Misspelled(GreedyBot):
+        seat_knobs: ClassVar[dict[str, dict[int, dict[str, float]]]] = {"new_york": {2: {"overheat": 0.8}}}
+
+    with pytest.raises(ValueError, match="seat_knobs names no knob 'overheat'"):
+        Misspelled(game_map, 0, 1)
 
 
 def _ordered(game_map: GameMap, seat: int, seed: int) -> Any:

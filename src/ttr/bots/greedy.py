@@ -65,18 +65,22 @@ class GreedyBot(BaseBot):
     focus_draws = False  # draw the face-up colour of the plan route fewest cards from paid (else: of the largest need)
     face_up_wilds = True  # take a face-up wild (a whole turn's draw) when the plan needs wilds or lacks 1-2 cards
     map_knobs: ClassVar[dict[str, dict[str, float]]] = {}  # per map name: knobs that differ there from the above
+    seat_knobs: ClassVar[dict[str, dict[int, dict[str, float]]]] = {}  # per map name and seat count: knobs that
+    # differ there from `map_knobs` (set at the first decision, when the seat count is known: `_fit_seats`)
 
     def __init__(self, game_map: GameMap, seat: int, seed: int) -> None:
         super().__init__(game_map, seat, seed)
-        for knob, value in self.map_knobs.get(game_map.name, {}).items():
-            if not hasattr(type(self), knob):
-                raise ValueError(f"{type(self).__name__}.map_knobs names no knob {knob!r}")
-            setattr(self, knob, value)
+        for where, knobs in (("map_knobs", self.map_knobs.get(game_map.name, {})),
+                             *(("seat_knobs", k) for k in self.seat_knobs.get(game_map.name, {}).values())):
+            for knob in knobs:
+                if not hasattr(type(self), knob):
+                    raise ValueError(f"{type(self).__name__}.{where} names no knob {knob!r}")
         self.ix = map_index(game_map)
         rules = game_map.rules
         self.pieces = rules.pieces
-        self.train_rate = self.train_share * max(p / n for n, p in rules.route_points.items() if n > 0)
         self.endgame_trains = rules.end_trigger_pieces + max(2, rules.pieces // 10)
+        self._seats = 0  # the seat count the knobs are set for (0: not known yet, `map_knobs` alone)
+        self._set_knobs({})
         self._plan_key: tuple[Any, ...] | None = None
         self._trail_key: tuple[int, ...] | None = None
         self._trail_cache: dict[int, int] = {}
@@ -97,6 +101,23 @@ class GreedyBot(BaseBot):
         self._reached_key: tuple[tuple[int, ...], int] | None = None
         self._reached: list[bool] = []
 
+    def _set_knobs(self, seat_knobs: dict[str, float]) -> None:
+        """The class's knobs, then `map_knobs` for the map, then `seat_knobs` on top; derived rates with them."""
+        name = self.game_map.name
+        for knob in {*self.map_knobs.get(name, {}), *(k for v in self.seat_knobs.get(name, {}).values() for k in v)}:
+            self.__dict__.pop(knob, None)
+        for knob, value in {**self.map_knobs.get(name, {}), **seat_knobs}.items():
+            setattr(self, knob, value)
+        points = self.game_map.rules.route_points
+        self.train_rate = self.train_share * max(p / n for n, p in points.items() if n > 0)
+        self._cost_knobs = ()
+
+    def _fit_seats(self, n: int) -> None:
+        """Set the knobs of an `n`-seat game (`seat_knobs` over `map_knobs`); its plans are made again."""
+        self._seats = n
+        self._set_knobs(self.seat_knobs.get(self.game_map.name, {}).get(n, {}))
+        self._plan_key = None
+
     # ------------------------------------------------------------------ entry point
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
@@ -115,6 +136,8 @@ class GreedyBot(BaseBot):
     def decide_options(self, board: Board, opts: Options, first: Action) -> Action:
         """`decide` on legal actions already sorted (more than one; `first` is the first of them, played
         when nothing else fits); search playouts sort them with `planning.game_options`."""
+        if board.n != self._seats:
+            self._fit_seats(board.n)
         if opts.keeps:
             return self._keep_tickets(board, opts)
         if opts.pays or opts.abandon:
@@ -128,6 +151,8 @@ class GreedyBot(BaseBot):
 
     def path_costs(self, board: Board) -> list[float]:
         """The path cost of every route for the seat of `board`, as its plans weigh them (`_costs`)."""
+        if board.n != self._seats:
+            self._fit_seats(board.n)
         return self._costs(board)
 
     def _costs(self, board: Board, borrow: bool = True) -> list[float]:
@@ -267,6 +292,8 @@ class GreedyBot(BaseBot):
     def keep_ranking(self, board: Board, opts: Options) -> list[int]:
         """The indexes of `opts.keeps`, greedy's choice first: the sets that fit by value (highest first),
         then the others by the risk of what they lose (least first)."""
+        if board.n != self._seats:
+            self._fit_seats(board.n)
         ix = self.ix
         held = self._todo(board)
         setup = not board.tickets
