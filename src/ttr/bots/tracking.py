@@ -25,6 +25,7 @@ keeps its own copy of it for each modelled seat.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import random
@@ -73,6 +74,7 @@ class WorldFilter:
         self.rng = random.Random(seed)
         self.redeals = 10  # hands dealt again before a world counts as missing a move (`_weigh`)
         self.known: list[list[int]] = []  # per seat, the cards it took face up and has not played since
+        self._cumulative: list[float] = []  # the worlds' weights added up in order (for `sample`)
 
     # ------------------------------------------------------------------ keeping in step
 
@@ -105,18 +107,17 @@ class WorldFilter:
         ess = total * total / sum(p.weight * p.weight for p in self.particles)
         if ess < self.size / 2:
             self._resample(total)
+        else:  # scaled to a largest weight of 1, so that long games do not run the weights down to zero
+            top = max(p.weight for p in self.particles)
+            for particle in self.particles:
+                particle.weight /= top
+        self._cumulative = list(itertools.accumulate(p.weight for p in self.particles))
 
     def sample(self, rng: random.Random) -> Game:
         """A world drawn by weight, with its train deck shuffled anew and a new RNG for reshuffles."""
-        total = sum(p.weight for p in self.particles)
-        x = rng.random() * total
-        chosen = self.particles[-1]
-        for particle in self.particles:
-            x -= particle.weight
-            if x < 0:
-                chosen = particle
-                break
-        world = chosen.world.copy()
+        cumulative = self._cumulative
+        index = bisect.bisect_right(cumulative, rng.random() * cumulative[-1])
+        world = self.particles[min(index, len(cumulative) - 1)].world.copy()
         rng.shuffle(world.deck)
         world.rng = Rng(rng.getrandbits(64))
         return world
@@ -132,6 +133,7 @@ class WorldFilter:
         if self.particles:
             self.restarts += 1
         self.particles = [_Particle(fresh(), 1.0, {}) for _ in range(self.size)]
+        self._cumulative = [float(i + 1) for i in range(self.size)]
         self.seen = len(log)
         self.known = [[0] * len(self.map.card_names) for _ in range(self.n)]
         for entry in log:
