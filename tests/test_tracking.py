@@ -129,3 +129,27 @@ def test_the_search_tracks_worlds_in_two_seat_new_york_against_one_modelled_poli
     assert not tracked(MctsBot, "new_york", 4)
     assert not tracked(MctsBot, "europe", 2)
     assert not tracked(MctsExpert, "new_york", 2)  # two models of the other seats: greedy and the guide
+
+
+def test_against_another_policy_the_worlds_still_show_what_the_seat_has_seen() -> None:
+    """A seat that does not play the modelled policy (here `random`) leaves most moves unexplained: the
+    weights spread out, worlds that cannot follow are dropped and fresh ones drawn, and every world still
+    matches the view."""
+    from ttr.bots import make_bot
+
+    game_map = load_map("new_york")
+    for seed in (7, 8):
+        tracker = WorldFilter(game_map, 0, 2, GreedyBot, size=30, seed=seed)
+        bots = [GreedyBot(game_map, 0, seed), make_bot("random", game_map, 1, seed)]
+        game = Game.new(game_map, ["a", "b"], seed=seed)
+        while not game.is_over:
+            seat = game.current
+            ids, legal = legal_actions(game)
+            view = seat_view(game, seat)
+            if seat == 0:
+                info = InfoSet(game_map, view)
+                rng = random.Random(len(view["log"]))
+                tracker.update(view, lambda info=info, rng=rng: info.sample(rng))
+                world = tracker.sample(rng)
+                assert seat_view(world, 0) == view
+            game.apply_id(ids[legal.index(bots[seat].choose(view, legal))])
