@@ -3,7 +3,8 @@
 --neighbours] [--base JSON] [--players P] [--games G] [--seed S] [--jobs J] [--out FILE]`.
 
 Each *config* is a set of `GreedyBot` knobs (class attributes such as `overhead` or `points_weight`) laid
-over the knobs `--bot` (default greedy; or a variant such as `greedy_long`) has for MAP (its `map_knobs`).
+over the knobs `--bot` (default greedy; or a variant such as `greedy_long`) has for MAP (its `map_knobs`, and
+`seat_knobs` for each seat count).
 The first config is `--base` (default: the bot as it is); then `--configs N` random configs drawn from
 `SPACE` (seeded by `--seed`), or with `--neighbours` every config one step from the base along one knob of
 `SPACE` (in both, only the knobs the map can use: `space_for`). Each config plays G games of P players
@@ -88,9 +89,11 @@ def tuned(bot: str, knobs: dict[str, Any], map_name: str | GameMap, seat: int, s
     base = BOTS.get(bot)
     if not (isinstance(base, type) and issubclass(base, GreedyBot)):
         raise ValueError(f"--bot {bot!r} has no knobs: give greedy or one of its variants (e.g. greedy_long)")
-    merged = {**base.map_knobs.get(game_map.name, {}), **knobs}
-    variant: type[GreedyBot] = type(f"{base.__name__}Variant", (base,), {"map_knobs": {**base.map_knobs,
-                                                                                       game_map.name: merged}})
+    name = game_map.name
+    merged = {**base.map_knobs.get(name, {}), **knobs}
+    by_seats = {n: {**own, **knobs} for n, own in base.seat_knobs.get(name, {}).items()}  # over its seat knobs too
+    variant: type[GreedyBot] = type(f"{base.__name__}Variant", (base,), {
+        "map_knobs": {**base.map_knobs, name: merged}, "seat_knobs": {**base.seat_knobs, name: by_seats}})
     return variant(game_map, seat, seed)
 
 

@@ -309,22 +309,24 @@ def test_greedy_values_the_tourist_attractions_a_route_newly_reaches() -> None:
 
 def test_greedy_long_never_draws_more_tickets_in_new_york() -> None:
     """N-TICK-1 is open to every seat, but `greedy_long`'s New York knobs (`map_knobs`) leave it out: in
-    the same games greedy draws tickets and greedy_long never does; in Europe greedy_long still draws."""
+    the same four-seat games greedy draws tickets and greedy_long never does; with two seats greedy's knobs
+    (`seat_knobs`) leave it out too; in Europe greedy_long still draws."""
     from ttr.engine.actions import DRAW_TICKETS
 
-    def ticket_draws(map_name: str, seeds: range) -> dict[str, int]:
+    def ticket_draws(map_name: str, seeds: range, players: int = 2) -> dict[str, int]:
         game_map = load_map(map_name)
         counts = {"greedy": 0, "greedy_long": 0}
         for seed in seeds:
-            names = ["greedy_long", "greedy"] if seed % 2 else ["greedy", "greedy_long"]
+            names = [("greedy", "greedy_long")[(s + seed) % 2] for s in range(players)]
             game = play_game(game_map, [make_bot(n, game_map, s, seed) for s, n in enumerate(names)], seed)
             for seat, aid, _ in game.history:
                 if game.cat.kind[aid] == DRAW_TICKETS:
                     counts[names[seat]] += 1
         return counts
 
-    new_york = ticket_draws("new_york", range(40))
-    assert new_york["greedy"] > 0 and new_york["greedy_long"] == 0
+    four = ticket_draws("new_york", range(20), players=4)
+    assert four["greedy"] > 0 and four["greedy_long"] == 0
+    assert ticket_draws("new_york", range(40)) == {"greedy": 0, "greedy_long": 0}
     assert ticket_draws("europe", range(6))["greedy_long"] > 0
 
 

@@ -57,7 +57,7 @@ def test_positions_compare_searches_move_by_move_on_the_same_positions() -> None
     (same budget, same seeds) agree row by row, and a move that is the guide's is worth 0."""
     script = load_script()
     game_map = load_map("new_york")
-    rows = script.position_rows(game_map, 2, 5, ["mcts:40", "mcts:40", "mcts:80"], 6, 8)
+    rows = script.position_rows(game_map, 2, 6, ["mcts:40", "mcts:40", "mcts:80"], 6, 8)
     by_bot = {spec: [r for r in rows if r["bot"] == spec] for spec in ("mcts:40", "mcts:80")}
     assert len(by_bot["mcts:40"]) == 2 * 8 and len(by_bot["mcts:80"]) == 8  # 8 turns, the first spec twice
     first, second = by_bot["mcts:40"][0::2], by_bot["mcts:40"][1::2]
@@ -65,7 +65,7 @@ def test_positions_compare_searches_move_by_move_on_the_same_positions() -> None
     assert [(r["seed"], r["turn"]) for r in first] == [(r["seed"], r["turn"]) for r in by_bot["mcts:80"]]
     assert all(r["gain"] == 0.0 for r in rows if not r["departed"])
     assert any(r["departed"] and r["gain"] != 0.0 for r in by_bot["mcts:80"])  # departures were valued
-    assert script.position_rows(game_map, 2, 5, ["mcts:80"], 6, 8) == by_bot["mcts:80"]  # reproducible
+    assert script.position_rows(game_map, 2, 6, ["mcts:80"], 6, 8) == by_bot["mcts:80"]  # reproducible
     report = script.position_report(rows, ["mcts:40", "mcts:80"], game_map.rules.pieces)
     assert report[0].split()[:2] == ["bot", "laid"]
     assert any(line.startswith("mcts:80 - mcts:40: ") for line in report)

@@ -439,7 +439,8 @@ def test_europe_games_have_a_guide_fitted_to_their_seat_count(map_name: str, pla
     bot.choose(view, legal)
     guide_class = getattr(styles, guide)
     assert type(bot.guide) is guide_class
-    assert bot.guide.overhead == (0.8 if guide == "GreedyLongDuel" else 0.4)  # the Europe duel knobs
+    duel = guide == "GreedyLongDuel" or (map_name, players) == ("new_york", 2)  # two-seat knobs (sessions 28, 40)
+    assert bot.guide.overhead == (0.8 if duel else 0.4)
     fitted = guide in ("GreedyLongDuel", "GreedyLongFour")
     assert bot.guide.long_min == (4 if fitted else 3)
     assert not bot.guide.face_up_wilds  # no guide takes a face-up wild (sessions 38-39)

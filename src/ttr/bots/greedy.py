@@ -38,6 +38,12 @@ from ttr.maps import GameMap
 MAX_DETOUR = 30.0  # a detour counted at most (a route with no way around it: this many trains)
 
 
+NEW_YORK_DUEL_KNOBS = {"overhead": 0.8, "points_weight": 1.3, "attraction_cost": 0.0, "setup_cap": 0.9,
+                       "draws_tickets": False, "hand_weight": 0.1, "train_share": 1.0, "long_min": 3}
+# Fitted to two-player New York against the paper agents (session 32's "G1": 70.6% of 6000 games against Route
+# Focus, 73.0% against Destination Hungry, 77.9% against One Step Thinker; docs/bot-experiments.md).
+
+
 class GreedyBot(BaseBot):
     """Plans its tickets, draws the colours the plan needs, claims plan routes as soon as it can pay.
 
@@ -65,8 +71,9 @@ class GreedyBot(BaseBot):
     focus_draws = False  # draw the face-up colour of the plan route fewest cards from paid (else: of the largest need)
     face_up_wilds = True  # take a face-up wild (a whole turn's draw) when the plan needs wilds or lacks 1-2 cards
     map_knobs: ClassVar[dict[str, dict[str, float]]] = {}  # per map name: knobs that differ there from the above
-    seat_knobs: ClassVar[dict[str, dict[int, dict[str, float]]]] = {}  # per map name and seat count: knobs that
-    # differ there from `map_knobs` (set at the first decision, when the seat count is known: `_fit_seats`)
+    seat_knobs: ClassVar[dict[str, dict[int, dict[str, float]]]] = {"new_york": {2: NEW_YORK_DUEL_KNOBS}}  # per map
+    # name and seat count: knobs that differ there from `map_knobs` (set at the first decision, when the seat
+    # count is known: `_fit_seats`)
 
     def __init__(self, game_map: GameMap, seat: int, seed: int) -> None:
         super().__init__(game_map, seat, seed)

@@ -125,7 +125,7 @@ class MctsBot(BaseBot):
     # this many seats (where it was measured: docs/bot-experiments.md, session 20)
     track: ClassVar[dict[str, int]] = {"new_york": 2}  # keep worlds in step with the game and weigh them by the
     track_size = 400  # other seats' modelled moves (`ttr.bots.tracking`), on these maps up to these seats, where
-    track_miss = 0.1  # the other seats are modelled by one policy: this many worlds, this weight kept per miss
+    track_miss = 0.02  # the other seats are modelled by one policy: this many worlds, this weight kept per miss
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
                  time_limit: float | None = None, depth: int | None = None) -> None:

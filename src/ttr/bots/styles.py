@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ttr.bots.greedy import GreedyBot
+from ttr.bots.greedy import NEW_YORK_DUEL_KNOBS, GreedyBot
 from ttr.maps import GameMap
 
 NEW_YORK_KNOBS = {"attraction_cost": 0.2, "setup_cap": 0.75}  # fitted on two-player games against greedy
@@ -31,6 +31,8 @@ class GreedyLong(GreedyBot):
     points_weight = 0.9
     map_knobs: ClassVar[dict[str, dict[str, float]]] = {"new_york": {**NEW_YORK_KNOBS, "draws_tickets": False,
                                                                        "face_up_wilds": False}}
+    seat_knobs: ClassVar[dict[str, dict[int, dict[str, float]]]] = {
+        "new_york": {2: {**NEW_YORK_DUEL_KNOBS, "face_up_wilds": False}}}  # greedy's two-seat knobs, no face-up wild
 
 
 EUROPE_DUEL_KNOBS = {"overhead": 0.8, "points_weight": 0.75, "tunnel_penalty": 0.8, "ferry_penalty": 3.0,
@@ -85,6 +87,7 @@ class GreedyTickets(GreedyLong):
 
     name = "greedy_tickets"
     map_knobs: ClassVar[dict[str, dict[str, float]]] = {"new_york": NEW_YORK_KNOBS}
+    seat_knobs: ClassVar[dict[str, dict[int, dict[str, float]]]] = {}
     ticket_draw_mine = 0.125
     ticket_draw_others = 0.2
     ticket_draw_min = 5
