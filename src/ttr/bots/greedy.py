@@ -47,7 +47,9 @@ NEW_YORK_DUEL_KNOBS = {"overhead": 0.8, "points_weight": 1.3, "attraction_cost":
 class GreedyBot(BaseBot):
     """Plans its tickets, draws the colours the plan needs, claims plan routes as soon as it can pay.
 
-    The class attributes are the tuning knobs (costs in trains, rates in points per train).
+    The class attributes are the tuning knobs (costs in trains, rates in points per train); `map_knobs` and
+    `seat_knobs` change some of them per map and per map and seat count (two-seat New York: knobs fitted
+    against the paper agents there, `NEW_YORK_DUEL_KNOBS`).
     """
 
     name = "greedy"

@@ -5,14 +5,19 @@ claims and face-up picks. Where the other seats play a known policy (greedy, in 
 more can be read: every one of their moves, draws included, is what that policy does with their hidden
 tickets and hand. `WorldFilter` is a particle filter over whole worlds:
 
-- it starts from worlds sampled as `mcts` samples them (each a guess of every hidden card and ticket);
+- it starts from worlds sampled as `mcts` samples them (each a guess of every hidden card and ticket; in a
+  two-seat game every holding of the other seat's setup tickets is given to some world, when there are no
+  more holdings than worlds, so that the real one cannot be missing);
 - at each later decision it plays the new entries of the public log in every world: its own moves with
   the cards it saw (its blind draws, the refills of the face-up row and its ticket offers are put on top
   of the world's decks), the other seats' moves as they were made, their blind draws taking the world's
   top card (a guess of the card, kept with the world);
-- before another seat's move it asks the modelled policy what that seat would do in the world: a world
-  where the policy does something else keeps `miss` of its weight; a world where the move cannot be
-  played (the world's hand cannot pay it) or that no longer shows what the seat sees is dropped;
+- before another seat's move it asks the modelled policy what that seat would do in the world. Where the
+  policy does something else, the cards of that seat's hand it has not shown (taken face up) are dealt
+  again from the deck, up to `redeals` times, and the first hand that makes the policy play the move is
+  kept (the hand is the least certain guess of a world); a world no hand explains keeps `miss` of its
+  weight. A claim the world's hand cannot pay takes the missing cards from the deck; a world that cannot
+  follow a move at all, or no longer shows what the seat sees, is dropped;
 - when few worlds carry most of the weight it draws them again by weight (copies get their own deck
   order, so their guesses of later blind draws part ways), and when every world is dropped it starts
   again from fresh samples.
@@ -192,7 +197,6 @@ class WorldFilter:
         step = total / self.size
         x = self.rng.random() * step
         out: list[_Particle] = []
-        acc = 0.0
         it = iter(self.particles)
         current = next(it)
         acc = current.weight
