@@ -167,12 +167,15 @@ class MctsBot(BaseBot):
         board = Board.from_view(self.guide.ix, view)
         belief = self.belief_of(view, board) if self.belief else None
         tracked = self.tracked(view, info, belief)
-        first = tracked.sample(rng) if tracked is not None else self.sample_world(info, rng, belief)
+
+        def draw_world() -> Game:  # from the tracked worlds where there are some, else dealt afresh
+            return tracked.sample(rng) if tracked is not None else self.sample_world(info, rng, belief)
+
+        first = draw_world()
         guide = first.encode(guide_action)
         sampled = [first]  # worlds sampled before the search, played first
         if first.phase == MAIN and belief is not None and self.world_blocks:
-            sampled += [tracked.sample(rng) if tracked is not None else self.sample_world(info, rng, belief)
-                        for _ in range(self.block_worlds - 1)]
+            sampled += [draw_world() for _ in range(self.block_worlds - 1)]
         cands = self.candidates(first, guide, view, legal, belief, board, sampled)
         if len(self._style_bots) != len(self.styles):
             self._style_bots = [style(self.game_map, self.seat, self.ctx.seed) for style in self.styles]
@@ -218,10 +221,7 @@ class MctsBot(BaseBot):
                 keep = max(1, int(left // short) - 1)
                 others = sorted(live[1:], key=lambda aid: -gains[aid] / worlds[aid])[:keep]
                 live = [guide, *others]
-            if n < len(sampled):
-                world = sampled[n]
-            else:
-                world = tracked.sample(rng) if tracked is not None else self.sample_world(info, rng, belief)
+            world = sampled[n] if n < len(sampled) else draw_world()
         self.last_values = {aid: gains[aid] / worlds[aid] if worlds[aid] else 0.0 for aid in cands}
         best = max(cands, key=lambda aid: (self.last_values[aid], aid == guide, -aid))
         if best == guide or not self._clearly_better(gains[best], squares[best], worlds[best]):

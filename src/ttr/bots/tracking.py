@@ -101,16 +101,16 @@ class WorldFilter:
                     self.dropped += 1
             self._learn(entry)
         self.seen = len(log)
+        shown = self._shown(view)
         for particle in self.particles:
-            if particle.weight > 0 and not self._agrees(particle.world, view):
+            if particle.weight > 0 and not self._agrees(particle.world, shown):
                 particle.weight = 0.0
                 self.dropped += 1
         total = sum(p.weight for p in self.particles)
         if total <= 0:
             self._restart(log, fresh)
             return
-        ess = total * total / sum(p.weight * p.weight for p in self.particles)
-        if ess < self.size / 2:
+        if self.effective_size() < self.size / 2:
             self._resample(total)
         else:  # scaled to a largest weight of 1, so that long games do not run the weights down to zero
             top = max(p.weight for p in self.particles)
@@ -411,23 +411,23 @@ class WorldFilter:
     def _card(self, name: str) -> int:
         return self.map.card_index[name]
 
-    def _agrees(self, world: Game, view: dict[str, Any]) -> bool:
-        """Whether the world shows what the view shows: the face-up row, deck and discard sizes, hand sizes."""
-        if world.is_over or world.current != view["turn"]["player"]:
-            return False
+    def _shown(self, view: dict[str, Any]) -> tuple[int, list[int], int, int, list[int], list[int]]:
+        """What the view shows that every world must show too (read once per update): the seat to move,
+        the face-up row, the deck and discard sizes, this seat's hand (cards per type) and every hand's size."""
         row = [self._card(c) if c is not None else -1 for c in view["face_up"]]
-        if world.face_up != row or len(world.deck) != view["deck_size"] or len(world.discard) != view["discard_size"]:
-            return False
-        for q, player in enumerate(view["players"]):
-            if q == self.seat:
-                hand = [0] * len(world.hands[q])
-                for name, count in player["hand"].items():
-                    hand[self._card(name)] += count
-                if world.hands[q] != hand:
-                    return False
-            elif sum(world.hands[q]) != player["hand_size"]:
-                return False
-        return True
+        players = view["players"]
+        hand = [0] * len(self.map.card_names)
+        for name, count in players[self.seat]["hand"].items():
+            hand[self._card(name)] += count
+        sizes = [sum(hand) if q == self.seat else player["hand_size"] for q, player in enumerate(players)]
+        return view["turn"]["player"], row, view["deck_size"], view["discard_size"], hand, sizes
+
+    def _agrees(self, world: Game, shown: tuple[int, list[int], int, int, list[int], list[int]]) -> bool:
+        """Whether the world shows what the view shows (`_shown`)."""
+        current, row, deck_size, discard_size, hand, sizes = shown
+        return (not world.is_over and world.current == current and world.face_up == row
+                and len(world.deck) == deck_size and len(world.discard) == discard_size
+                and world.hands[self.seat] == hand and [sum(h) for h in world.hands] == sizes)
 
 
 def _force_tickets(world: Game, offered: list[int]) -> bool:
