@@ -327,14 +327,21 @@ class WorldFilter:
         self.rng.shuffle(deck)
 
     def _pay_from_deck(self, world: Game, q: int, aid: int) -> bool:
-        """Make seat q's hand in the world able to pay the claim `aid` it made: the cards it lacks come from
-        the deck in exchange for unshown cards the payment does not use; False if they cannot."""
+        """Make seat q's hand in the world able to pay the claim, tunnel payment or station `aid` it made: the
+        cards it lacks come from the deck in exchange for unshown cards the payment does not use; False if
+        they cannot."""
         cat = world.cat
-        if cat.kind[aid] != A.CLAIM:
+        kind = cat.kind[aid]
+        if kind == A.CLAIM:
+            colour, wilds, count = cat.b[aid], cat.c[aid], self.map.routes[cat.a[aid]].length
+        elif kind == A.PAY_TUNNEL:
+            colour, wilds, count = world.t_color, cat.c[aid], cat.a[aid]
+        elif kind == A.BUILD_STATION:
+            colour, wilds, count = cat.b[aid], cat.c[aid], cat.d[aid]
+        else:
             return False
-        r, colour, wilds = cat.a[aid], cat.b[aid], cat.c[aid]
         need = [0] * len(world.hands[q])
-        need[colour] += self.map.routes[r].length - wilds
+        need[colour] += count - wilds
         need[world.wild] += wilds
         hand = world.hands[q]
         free = self._free(world, q)
@@ -358,8 +365,11 @@ class WorldFilter:
         from its end; a reshuffle first if it is empty). A card the deck lacks is taken from another seat's
         unshown cards, which get the deck card it replaces. False if no one has it to give."""
         deck = world.deck
-        if not deck and world.discard and cards:
+        if len(cards) > len(deck) and world.discard:  # the draws run the deck out: shuffle the discard in
+            left = deck[:]  # under what is left now, as the engine will when it runs out
+            deck.clear()
             world._reshuffle()
+            deck.extend(left)
         if len(cards) > len(deck):
             return False
         for i, card in enumerate(cards):
