@@ -16,8 +16,9 @@ tickets and hand. `WorldFilter` is a particle filter over whole worlds:
   policy does something else, the cards of that seat's hand it has not shown (taken face up) are dealt
   again from the deck, up to `redeals` times, and the first hand that makes the policy play the move is
   kept (the hand is the least certain guess of a world); a world no hand explains keeps `miss` of its
-  weight. A claim the world's hand cannot pay takes the missing cards from the deck; a world that cannot
-  follow a move at all, or no longer shows what the seat sees, is dropped;
+  weight. A claim, tunnel payment or station the world's hand cannot pay takes the missing cards from the
+  deck; a world that cannot follow a move at all (one that gave the other seat a ticket this seat is then
+  offered), or no longer shows what the seat sees, is dropped;
 - when few worlds carry most of the weight it draws them again by weight (copies get their own deck
   order, so their guesses of later blind draws part ways), and when every world is dropped it starts
   again from fresh samples.
