@@ -236,7 +236,7 @@ class WorldFilter:
         if observed is None:
             return False
         if p != self.seat:
-            if not world.is_legal_id(observed) and not self._pay_from_deck(world, p, observed):
+            if not world.is_legal_id(observed) and not self._pay_from_deck(world, p, observed, entry):
                 return False
             self._weigh(particle, p, observed)
         else:
@@ -327,23 +327,15 @@ class WorldFilter:
         world.hands[q] = hand[:]
         self.rng.shuffle(deck)
 
-    def _pay_from_deck(self, world: Game, q: int, aid: int) -> bool:
-        """Make seat q's hand in the world able to pay the claim, tunnel payment or station `aid` it made: the
-        cards it lacks come from the deck in exchange for unshown cards the payment does not use; False if
-        they cannot."""
-        cat = world.cat
-        kind = cat.kind[aid]
-        if kind == A.CLAIM:
-            colour, wilds, count = cat.b[aid], cat.c[aid], self.map.routes[cat.a[aid]].length
-        elif kind == A.PAY_TUNNEL:
-            colour, wilds, count = world.t_color, cat.c[aid], cat.a[aid]
-        elif kind == A.BUILD_STATION:
-            colour, wilds, count = cat.b[aid], cat.c[aid], cat.d[aid]
-        else:
-            return False
+    def _pay_from_deck(self, world: Game, q: int, aid: int, entry: dict[str, Any]) -> bool:
+        """Make seat q's hand in the world able to pay the move `aid` it made (a claim, tunnel payment or
+        station: the log `entry` names the cards paid): the cards it lacks come from the deck in exchange
+        for unshown cards the payment does not use; False if they cannot."""
         need = [0] * len(world.hands[q])
-        need[colour] += count - wilds
-        need[world.wild] += wilds
+        for name, k in (entry.get("cards") or {}).items():
+            need[self._card(name)] += k
+        if not any(need):
+            return False
         hand = world.hands[q]
         free = self._free(world, q)
         deck = world.deck
