@@ -2,12 +2,12 @@
 """What the other seats' hidden cards are worth to the search: `scripts/hidden_worth.py MAP --cheat WHAT`.
 
 Plays `mcts` against greedy seats on a run of deals (seeds S, S+1, ...; the searched seat is `seed mod
-players`) and writes one JSON line per game to `--out`. With `--cheat` the search is given, in every world
-it samples, the other seats' real tickets (`tickets`), real hand (`hand`), both (`both`), or the real hand
-only while the other seats have laid fewer than `--early` trains (`hand-early`) or only from then on
-(`hand-late`); the decks are still dealt at random. A cheat reads the hidden game, so it is a measurement
-that lives here and never in a bot: the gap between a cheat and `none` on the same deals is the most
-better reading of that card could win.
+players`, and `--seat` keeps the deals of one seat) and writes one JSON line per game to `--out`. With
+`--cheat` the search is given, in every world it samples, the other seats' real tickets (`tickets`), real
+hand (`hand`), both (`both`), or the real hand only while the other seats have laid fewer than `--early`
+trains (`hand-early`) or only from then on (`hand-late`); the decks are still dealt at random. A cheat
+reads the hidden game, so it is a measurement that lives here and never in a bot: the gap between a cheat
+and `none` on the same deals is the most that a better reading of those cards could win.
 
 Every world is dealt afresh from the belief (the world filter, `MctsBot.track`, is off), so the cheat is
 the only difference between runs. `--compare A B` then pairs two such files by deal and prints the wins of
@@ -154,6 +154,7 @@ def main() -> int:
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seat", type=int, help="play only the deals where the search sits in this seat")
     p.add_argument("--time", type=float, default=0.5, help="seconds per decision (default 0.5)")
     p.add_argument("--iterations", type=int, help="a playout budget instead of time (reproducible)")
     p.add_argument("--jobs", type=int, default=1)
@@ -167,7 +168,10 @@ def main() -> int:
     if args.map is None:
         p.error("a map is needed to play")
     budget: dict[str, Any] = {"iterations": args.iterations} if args.iterations else {"time_limit": args.time}
-    work = [(args.map, args.players, args.cheat, args.early, args.seed + i, budget) for i in range(args.games)]
+    seeds = (args.seed + i for i in range(args.games * (args.players if args.seat is not None else 1)))
+    if args.seat is not None:
+        seeds = (s for s in seeds if s % args.players == args.seat)
+    work = [(args.map, args.players, args.cheat, args.early, seed, budget) for seed in seeds]
     rows = []
     with ProcessPoolExecutor(args.jobs) as pool:
         for row in pool.map(one_game, work):

@@ -4,8 +4,13 @@ the end, and two runs are paired by deal."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -13,6 +18,8 @@ import pytest
 from helpers import greedy_main_turn, load_module
 from ttr.engine import Game, seat_view
 from ttr.engine.sample import InfoSet
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def load_script() -> ModuleType:
@@ -85,3 +92,24 @@ def test_two_runs_are_paired_by_deal() -> None:
     assert "margin gain +14.5 points a game" in lines[1]  # (20 - 10 + 4 - -15) / 2
     assert lines[2:] == ["seat 0: 1 deals, none won 1, hand won 1", "seat 1: 1 deals, none won 0, hand won 1"]
     assert compare(a[:1], b[2:]) == ["no deal in common"]
+
+
+def test_the_command_plays_one_seats_deals_and_compares_its_runs(tmp_path: Path) -> None:
+    """`--seat 1` plays the deals where the search sits second; a run compared with itself is level."""
+    script = str(ROOT / "scripts" / "hidden_worth.py")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    out = tmp_path / "run.jsonl"
+    played = subprocess.run([sys.executable, script, "new_york", "--cheat", "hand", "--games", "2", "--seat", "1",
+                             "--iterations", "4", "--out", str(out)], env=env, capture_output=True, text=True,
+                            timeout=300)
+    assert played.returncode == 0, played.stderr
+    assert played.stdout.startswith("hand: won ") and " of 2;" in played.stdout
+    assert [row["seed"] for row in map(json.loads, out.read_text().splitlines())] == [1, 3]
+    compared = subprocess.run([sys.executable, script, "--compare", str(out), str(out)], env=env,
+                              capture_output=True, text=True, timeout=60)
+    assert compared.returncode == 0, compared.stderr
+    assert "hand decided 0 deals better and 0 worse" in compared.stdout
+    assert "margin gain +0.0 points a game" in compared.stdout
+    unplayable = subprocess.run([sys.executable, script, "--cheat", "hand"], env=env, capture_output=True,
+                                text=True, timeout=60)
+    assert unplayable.returncode == 2 and "a map is needed to play" in unplayable.stderr
