@@ -11,6 +11,8 @@ view never has them, so it is for playouts only (`MctsBot.own_playout_style`).
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from ttr.bots.planning import INF, Board, Options, Plan, dijkstra, distance_without, open_routes, path_to
 from ttr.bots.styles import GreedyLong, GreedyLongDuel
 from ttr.engine import Action, Game
@@ -19,6 +21,7 @@ from ttr.maps import GameMap
 DETOUR_CAP = 20.0  # trains a cut ticket path counts for at most
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class DenyingLong(GreedyLong):
     """`GreedyLong` that, where it would draw, blocks the other seats' paths in its playout's world."""
 
@@ -87,6 +90,7 @@ class DenyingLong(GreedyLong):
         return damage
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class DenyingLongDuel(DenyingLong):
     """`DenyingLong` on `GreedyLongDuel`'s knobs: the search's own playout policy in two-seat Europe games."""
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from ttr.bots.base import BaseBot
 from ttr.bots.planning import (
     INF,
@@ -44,6 +46,7 @@ NEW_YORK_DUEL_KNOBS = {"overhead": 0.8, "points_weight": 1.3, "attraction_cost":
 # Focus, 73.0% against Destination Hungry, 77.9% against One Step Thinker; docs/bot-experiments.md).
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (setup.py), still subclassed by scripts and users
 class GreedyBot(BaseBot):
     """Plans its tickets, draws the colours the plan needs, claims plan routes as soon as it can pay.
 
@@ -89,6 +92,8 @@ class GreedyBot(BaseBot):
         self.pieces = rules.pieces
         self.endgame_trains = rules.end_trigger_pieces + max(2, rules.pieces // 10)
         self._seats = 0  # the seat count the knobs are set for (0: not known yet, `map_knobs` alone)
+        self._knobs_before: dict[str, Any] = {}  # the values `_set_knobs` replaced
+        self._adopt_class_knobs()
         self._set_knobs({})
         self._plan_key: tuple[Any, ...] | None = None
         self._trail_key: tuple[int, ...] | None = None
@@ -110,13 +115,27 @@ class GreedyBot(BaseBot):
         self._reached_key: tuple[tuple[int, ...], int] | None = None
         self._reached: list[bool] = []
 
+    def _adopt_class_knobs(self) -> None:
+        """Knob values that classes defined in plain Python (scripts, tests, users' variants) give, written to
+        the instance's slots. Where greedy is compiled (setup.py) its methods read those slots, which a plain
+        subclass's class attributes do not reach; in pure Python there are no slots and nothing is done."""
+        mro = type(self).__mro__
+        for klass in reversed(mro):
+            for knob, value in vars(klass).items():
+                if knob.startswith("_") or type(value) not in (bool, int, float):
+                    continue
+                slot: Any = next((vars(k)[knob] for k in mro if hasattr(vars(k).get(knob), "__set__")), None)
+                if slot is not None:
+                    slot.__set__(self, type(slot.__get__(self, type(self)))(value))
+
     def _set_knobs(self, seat_knobs: dict[str, float]) -> None:
         """The class's knobs, then `map_knobs` for the map, then `seat_knobs` on top; derived rates with them."""
-        name = self.game_map.name
-        for knob in {*self.map_knobs.get(name, {}), *(k for v in self.seat_knobs.get(name, {}).values() for k in v)}:
-            self.__dict__.pop(knob, None)
-        for knob, value in {**self.map_knobs.get(name, {}), **seat_knobs}.items():
+        for knob, value in self._knobs_before.items():  # the values the last call replaced, back first
             setattr(self, knob, value)
+        knobs = {**self.map_knobs.get(self.game_map.name, {}), **seat_knobs}
+        self._knobs_before = {knob: getattr(self, knob) for knob in knobs}
+        for knob, value in knobs.items():  # each of the knob's own type (a compiled class checks it)
+            setattr(self, knob, type(self._knobs_before[knob])(value))
         points = self.game_map.rules.route_points
         self.train_rate = self.train_share * max(p / n for n, p in points.items() if n > 0)
         self._cost_knobs = ()
@@ -199,8 +218,8 @@ class GreedyBot(BaseBot):
                 if size > trains:
                     append(INF)
                 else:
-                    c = colour[r]
-                    held = best_held if c < 0 else hand[c]
+                    rc = colour[r]
+                    held = best_held if rc < 0 else hand[rc]
                     cost = base[r] - share[r] - hand_weight * (held if held < size else size)
                     append(cost if cost > 0.25 else 0.25)  # positive: Dijkstra needs it
             elif can_borrow and o >= 0 and (station_at[route_a[r]] < 0 or station_at[route_b[r]] < 0):

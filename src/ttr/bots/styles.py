@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from ttr.bots.greedy import NEW_YORK_DUEL_KNOBS, GreedyBot
 from ttr.maps import GameMap
 
 NEW_YORK_KNOBS = {"attraction_cost": 0.2, "setup_cap": 0.75}  # fitted on two-player games against greedy
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyLong(GreedyBot):
     """`greedy` with `points_weight` 0.9 (greedy: 0.3): a plan runs through long routes, which pay more
     points per train; routes of 3 or more trains cost about one turn each in its path costs.
@@ -44,6 +47,7 @@ EUROPE_DUEL_KNOBS = {"overhead": 0.8, "points_weight": 0.75, "tunnel_penalty": 0
 # tickets after setup, so they no longer apply.
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyLongDuel(GreedyLong):
     """`GreedyLong` with knobs fitted jointly to two-player Europe (`EUROPE_DUEL_KNOBS`): a turn counts for
     more in its paths, the longest trail and the cards in hand too, and it claims routes of 4 or more for points.
@@ -59,6 +63,7 @@ class GreedyLongDuel(GreedyLong):
 EUROPE_FOUR_KNOBS = {"long_min": 4, "ticket_draw_others": 0.45, "face_up_wilds": False}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyLongFour(GreedyLong):
     """`GreedyLong` with knobs moved for four-player Europe (`EUROPE_FOUR_KNOBS`): it claims routes of 4
     or more for points (not 3), and draws more tickets only while every other seat has 45% of its trains
@@ -73,6 +78,7 @@ class GreedyLongFour(GreedyLong):
     map_knobs: ClassVar[dict[str, dict[str, float]]] = {**GreedyLong.map_knobs, "europe": EUROPE_FOUR_KNOBS}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyRush(GreedyLong):
     """Plays as if the end were near from the start: no more tickets, and once its plan is paid for it claims
     the route worth most now, to end the game while it leads."""
@@ -84,6 +90,7 @@ class GreedyRush(GreedyLong):
         self.endgame_trains = self.pieces
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyTickets(GreedyLong):
     """Draws more tickets: whenever its plan is done and it has an eighth of its pieces (others a fifth)."""
 

@@ -57,5 +57,5 @@ def station_completion(board: Board, tickets: list[int], extra_city: int = -1) -
         done = completed(board, tickets, uf)
         points = sum(ix.ticket_points[t] if ok else -ix.ticket_points[t] for t, ok in zip(tickets, done, strict=True))
         if points > best_points:
-            best_points, best = points, done
+            best_points, best = float(points), done
     return int(best_points), best

@@ -1,0 +1,94 @@
+"""The compiled build (`TTR_COMPILE=1`, setup.py: the engine and greedy compiled by mypyc) plays the same games
+as pure Python: every listed module really is a C extension, and whole games of greedy playouts, the fitted
+guide, a paper agent, a subclass made at run time and the search at a fixed playout count come out action
+for action and score for score the same.
+
+It builds the extensions once into a copy of the source (about a minute on one core), with the mypyc of the
+development environment, so it needs a C compiler and the Python headers, as `scripts/bench` does."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Plays the games in a fresh interpreter and prints one JSON line: each compiled module's file, then per game
+# its action history and final scores.
+GAMES = r"""
+import importlib, json, sys
+from ttr.bots import make_bot, play_game
+from ttr.bots.greedy import GreedyBot
+from ttr.bots.playout import GreedyPlayout
+from ttr.engine import Game, final_score
+from ttr.maps import load_map
+
+modules = sys.argv[1].split(",")
+files = {m: importlib.import_module(m).__file__ for m in modules}
+games = []
+for map_name, players, seed in (("europe", 2, 3), ("europe", 4, 4), ("new_york", 2, 5), ("new_york", 4, 6)):
+    game_map = load_map(map_name)
+    game = Game.new(game_map, players, seed=seed)
+    GreedyPlayout(game_map, players, seed).run(game)
+    games.append([game.history, final_score(game).to_json()])
+europe = load_map("europe")
+no_wilds = type("NoWilds", (GreedyBot,), {"face_up_wilds": False, "points_weight": 0.6})
+for seed, bots in ((7, ["greedy_long_fitted", "route_focus"]), (8, ["mcts:40", "greedy"])):
+    seats = [make_bot(name, europe, s, seed) for s, name in enumerate(bots)]
+    game = play_game(europe, seats, seed=seed, players=bots)
+    games.append([game.history, final_score(game).to_json()])
+bot = no_wilds(europe, 0, 9)
+game = play_game(europe, [bot, GreedyBot(europe, 1, 9)], seed=9, players=["a", "b"])
+games.append([game.history, final_score(game).to_json(), [bot.face_up_wilds, bot.points_weight]])
+print(json.dumps({"files": files, "games": games}))
+"""
+
+
+def _setup_modules() -> list[str]:
+    """The module names setup.py compiles (`COMPILED_MODULES`), read from its source."""
+    namespace: dict[str, object] = {}
+    source = (ROOT / "setup.py").read_text().replace("setup(ext_modules=ext_modules)", "")
+    exec(compile(source, "setup.py", "exec"), namespace)  # without TTR_COMPILE it builds nothing
+    paths = namespace["COMPILED_MODULES"]
+    assert isinstance(paths, list)
+    return [p.removeprefix("src/").removesuffix(".py").replace("/", ".") for p in paths]
+
+
+def _play(src: Path, modules: list[str]) -> dict[str, object]:
+    env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
+    out = subprocess.run([sys.executable, "-c", GAMES, ",".join(modules)], env=env, cwd=src.parent,
+                         capture_output=True, text=True, timeout=600, check=True).stdout
+    result = json.loads(out)
+    assert isinstance(result, dict)
+    return result
+
+
+@pytest.mark.skipif(shutil.which(sysconfig.get_config_var("CC").split()[0] if sysconfig.get_config_var("CC")
+                                 else "cc") is None, reason="no C compiler for the mypyc build")
+def test_the_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) -> None:
+    modules = _setup_modules()
+    assert {"ttr.engine.game", "ttr.bots.greedy", "ttr.bots.playout"} <= set(modules)
+    shutil.copytree(ROOT / "src", tmp_path / "src", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    shutil.copy(ROOT / "setup.py", tmp_path / "setup.py")  # alone: the project's metadata is not needed here
+    build = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--build-lib", "src"], cwd=tmp_path,
+                           env={**os.environ, "TTR_COMPILE": "1"}, capture_output=True, text=True, timeout=900)
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+
+    compiled = _play(tmp_path / "src", modules)
+    pure = _play(ROOT / "src", modules)
+    files = compiled["files"]
+    assert isinstance(files, dict)
+    ext = sysconfig.get_config_var("EXT_SUFFIX")
+    assert sorted(m for m, f in files.items() if not f.endswith(ext)) == []  # every listed module compiled
+    assert pure["files"] != files
+    assert compiled["games"] == pure["games"]
+    games = compiled["games"]
+    assert isinstance(games, list)
+    assert games[-1][2] == [False, 0.6]  # a subclass made at run time keeps its knobs in the compiled build
