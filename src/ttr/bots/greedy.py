@@ -115,27 +115,41 @@ class GreedyBot(BaseBot):
         self._reached_key: tuple[tuple[int, ...], int] | None = None
         self._reached: list[bool] = []
 
+    def _knob_slot(self, knob: str) -> Any:
+        """Where greedy is compiled (setup.py): the compiled class's slot of `knob`, which its methods read and
+        which a plain-Python subclass's class attribute of that name hides from getattr and setattr. None in pure
+        Python."""
+        return next((vars(k)[knob] for k in type(self).__mro__ if hasattr(vars(k).get(knob), "__set__")), None)
+
+    def _get_knob(self, knob: str) -> Any:
+        """A knob's value as greedy's methods read it."""
+        slot = self._knob_slot(knob)
+        return getattr(self, knob) if slot is None else slot.__get__(self, type(self))
+
+    def _put_knob(self, knob: str, value: Any) -> None:
+        """Set a knob where greedy's methods read it (in a compiled slot, of the knob's own type)."""
+        slot = self._knob_slot(knob)
+        if slot is None:
+            setattr(self, knob, value)
+        else:
+            slot.__set__(self, type(slot.__get__(self, type(self)))(value))
+
     def _adopt_class_knobs(self) -> None:
         """Knob values that classes defined in plain Python (scripts, tests, users' variants) give, written to
-        the instance's slots. Where greedy is compiled (setup.py) its methods read those slots, which a plain
-        subclass's class attributes do not reach; in pure Python there are no slots and nothing is done."""
-        mro = type(self).__mro__
-        for klass in reversed(mro):
+        the compiled slots (`_knob_slot`); in pure Python the class attributes are read directly."""
+        for klass in reversed(type(self).__mro__):
             for knob, value in vars(klass).items():
-                if knob.startswith("_") or type(value) not in (bool, int, float):
-                    continue
-                slot: Any = next((vars(k)[knob] for k in mro if hasattr(vars(k).get(knob), "__set__")), None)
-                if slot is not None:
-                    slot.__set__(self, type(slot.__get__(self, type(self)))(value))
+                if not knob.startswith("_") and type(value) in (bool, int, float) and self._knob_slot(knob) is not None:
+                    self._put_knob(knob, value)
 
     def _set_knobs(self, seat_knobs: dict[str, float]) -> None:
         """The class's knobs, then `map_knobs` for the map, then `seat_knobs` on top; derived rates with them."""
         for knob, value in self._knobs_before.items():  # the values the last call replaced, back first
-            setattr(self, knob, value)
+            self._put_knob(knob, value)
         knobs = {**self.map_knobs.get(self.game_map.name, {}), **seat_knobs}
-        self._knobs_before = {knob: getattr(self, knob) for knob in knobs}
-        for knob, value in knobs.items():  # each of the knob's own type (a compiled class checks it)
-            setattr(self, knob, type(self._knobs_before[knob])(value))
+        self._knobs_before = {knob: self._get_knob(knob) for knob in knobs}
+        for knob, value in knobs.items():
+            self._put_knob(knob, value)
         points = self.game_map.rules.route_points
         self.train_rate = self.train_share * max(p / n for n, p in points.items() if n > 0)
         self._cost_knobs = ()
