@@ -50,7 +50,7 @@ def test_the_mean_winning_score_counts_shared_wins(script: ModuleType) -> None:
 
 def test_a_short_run_reports_the_tournaments_figures_and_is_not_called_met(
         script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
-    assert script.main(["--only", "greedy-random-new_york,greedy-route_focus-new", "--scale", "0.05",
+    assert script.main(["--only", "greedy-random-new_york,greedy-route_focus-new", "--scale", "0.002",
                         "--json", "--seed", "3"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["target"] for r in rows] == ["greedy-random-new_york", "greedy-route_focus-new_york"]

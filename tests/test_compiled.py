@@ -15,6 +15,7 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,7 +48,35 @@ for seed, bots in ((7, ["greedy_long_fitted", "route_focus"]), (8, ["mcts:40", "
 bot = no_wilds(europe, 0, 9)
 game = play_game(europe, [bot, GreedyBot(europe, 1, 9)], seed=9, players=["a", "b"])
 games.append([game.history, final_score(game).to_json(), [bot.face_up_wilds, bot.points_weight]])
-print(json.dumps({"files": files, "games": games}))
+from ttr.bots import BOTS, registry_name
+from ttr.cli.console import engine_build
+names = {name: registry_name(name) for name in BOTS}  # what /api/bots lists (a compiled class's `name` is not)
+print(json.dumps({"files": files, "games": games, "build": engine_build(), "names": names}))
+"""
+
+# Serves on the build it is run with (the app in-process, bots on a thread) and plays one game of levels
+# through the REST API to its end: prints the bot list and the final view's winners.
+SERVER = r"""
+import json, time
+from fastapi.testclient import TestClient
+from ttr.server.app import create_app
+from ttr.server.bot_pool import BotPool
+from ttr.server.config import ServerConfig
+from ttr.server.store import MemoryStore
+
+app = create_app(ServerConfig(static_dir="no-page"), store=MemoryStore(), pool=BotPool(1, "thread"))
+with TestClient(app) as client:
+    bots = client.get("/api/bots")
+    assert bots.status_code == 200, bots.text
+    seats = [{"type": "bot", "level": "hard"}, {"type": "bot", "level": "medium"}]
+    created = client.post("/api/games", json={"map": "new_york", "seed": 5, "bot_delay": 0, "seats": seats})
+    assert created.status_code == 201, created.text
+    gid = created.json()["id"]
+    deadline = time.monotonic() + 300
+    while client.get(f"/api/games/{gid}").json()["status"] != "finished" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    final = client.get(f"/api/games/{gid}/replay/0").status_code, client.get(f"/api/games/{gid}/record").json()
+print(json.dumps({"bots": bots.json(), "record_status": final[0], "actions": len(final[1]["actions"])}))
 """
 
 
@@ -61,11 +90,12 @@ def _setup_modules() -> list[str]:
     return [p.removeprefix("src/").removesuffix(".py").replace("/", ".") for p in paths]
 
 
-def _play(src: Path, modules: list[str]) -> dict[str, object]:
+def _play(src: Path, modules: list[str], script: str = GAMES) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
-    out = subprocess.run([sys.executable, "-c", GAMES, ",".join(modules)], env=env, cwd=src.parent,
-                         capture_output=True, text=True, timeout=600, check=True).stdout
-    result = json.loads(out)
+    out = subprocess.run([sys.executable, "-c", script, ",".join(modules)], env=env, cwd=src.parent,
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout)
     assert isinstance(result, dict)
     return result
 
@@ -88,7 +118,13 @@ def test_the_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) 
     ext = sysconfig.get_config_var("EXT_SUFFIX")
     assert sorted(m for m, f in files.items() if not f.endswith(ext)) == []  # every listed module compiled
     assert pure["files"] != files
+    assert (compiled["build"], pure["build"]) == ("compiled (mypyc)", "pure Python")  # what `ttr serve` says
     assert compiled["games"] == pure["games"]
+    assert compiled["names"] == pure["names"] and pure["names"]["medium"] == "greedy"
     games = compiled["games"]
     assert isinstance(games, list)
     assert games[-1][2] == [False, 0.6]  # a subclass made at run time keeps its knobs in the compiled build
+    # `ttr serve` on the compiled build (`scripts/run`): the bot list and a game of levels to its end, as pure
+    served, served_pure = _play(tmp_path / "src", modules, SERVER), _play(ROOT / "src", modules, SERVER)
+    assert served == served_pure and served["record_status"] == 200
+    assert [b["bot"] for b in served["bots"]] == ["long_route_junkie", "greedy", "greedy_long_fitted", "expert"]

@@ -93,6 +93,15 @@ def make_bot(spec: str, game_map: GameMap, seat: int, seed: int) -> Bot:
     raise ValueError(f"unknown bot {spec!r} (known: {known})")
 
 
+def registry_name(name: str) -> str:
+    """The first name `BOTS` gives the bot that `name` (a bot or a level) makes, e.g. `greedy` for `medium`.
+
+    Read from the registry, not from the class's `name` attribute: a class compiled by mypyc (setup.py) keeps
+    that default on its instances only."""
+    factory = BOTS[name]
+    return next(key for key, other in BOTS.items() if other is factory)
+
+
 def check_bot_spec(spec: str, game_map: GameMap) -> None:
     """`ValueError` naming the problem when `spec` cannot make a bot for `game_map` (no program is started:
     a `cmd:` spec needs only a command)."""
@@ -104,4 +113,4 @@ def check_bot_spec(spec: str, game_map: GameMap) -> None:
 
 
 __all__ = ["BOTS", "BOT_NAMES", "MCTS_LEVELS", "PREFIXES", "BaseBot", "Bot", "BotContext", "BotFactory",
-           "IllegalBotActionError", "check_bot_spec", "make_bot", "make_mcts_bot", "play_game"]
+           "IllegalBotActionError", "check_bot_spec", "make_bot", "make_mcts_bot", "play_game", "registry_name"]

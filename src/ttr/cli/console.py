@@ -22,6 +22,14 @@ PIPED_WIDTH = 120
 confidence intervals ended in "…")."""
 
 
+def engine_build() -> str:
+    """Which build of the engine runs: "compiled (mypyc)" (setup.py's `TTR_COMPILE=1`) or "pure Python"."""
+    import ttr.engine.game as engine_module
+
+    compiled = not engine_module.__file__ or not engine_module.__file__.endswith(".py")
+    return "compiled (mypyc)" if compiled else "pure Python"
+
+
 def stdout_console() -> Console:
     """A console on standard output: the terminal's width, or `COLUMNS`, or `PIPED_WIDTH` when piped."""
     console = Console()

@@ -13,7 +13,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from ttr.cli.console import stdout_console
+from ttr.cli.console import engine_build, stdout_console
 from ttr.cli.tournament_cmd import bot_names, check_config
 from ttr.engine import Action, Game, final_score, full_state
 from ttr.errors import TTRError
@@ -149,10 +149,7 @@ def run_bench(args: argparse.Namespace) -> int:
             except OSError as exc:
                 raise TTRError(f"--record: cannot write {target}: {exc.strerror or exc}") from None
     elapsed = time.perf_counter() - start
-    import ttr.engine.game as engine_module
-
-    compiled = not engine_module.__file__ or not engine_module.__file__.endswith(".py")
-    print(f"engine: {'compiled (mypyc)' if compiled else 'pure Python'}")
+    print(f"engine: {engine_build()}")
     print(f"map: {game_map.name}")
     print(f"players: {args.players}")
     print(f"games: {args.games}")

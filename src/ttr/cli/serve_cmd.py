@@ -45,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from ttr.cli.console import engine_build
     from ttr.server import ServerConfig, default_db_url
     from ttr.server.app import create_app
     from ttr.server.programs import check_command, program_name
@@ -93,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     offered = f"; programs: {', '.join(programs)}" if programs else ""
-    print(f"ttr serve: open http://{shown}:{port}/  (database: {_safe(db)}{offered}; Ctrl-C stops)", flush=True)
+    print(f"ttr serve: open http://{shown}:{port}/  (database: {_safe(db)}{offered}; engine: {engine_build()}; "
+          "Ctrl-C stops)", flush=True)
     # no per-message deflate: on loopback and a LAN it costs more CPU than it saves
     server = uvicorn.Server(uvicorn.Config(app, log_level=args.log_level, ws="websockets-sansio", ws_max_size=64 * 1024,
                                            ws_per_message_deflate=False, access_log=args.log_level in ("info", "debug"),
