@@ -48,14 +48,25 @@ for seed, bots in ((7, ["greedy_long_fitted", "route_focus"]), (8, ["mcts:40", "
 bot = no_wilds(europe, 0, 9)
 game = play_game(europe, [bot, GreedyBot(europe, 1, 9)], seed=9, players=["a", "b"])
 games.append([game.history, final_score(game).to_json(), [bot.face_up_wilds, bot.points_weight]])
+# pickling (the server's bot processes receive actions pickled; users send games to worker processes): a game
+# half played, pickled with its map (whose cache holds the bots' compiled index) and played on, as the original
+import pickle
+game = Game.new(europe, 3, seed=11)
+GreedyPlayout(europe, 3, 11).run(game, 120)
+twin = pickle.loads(pickle.dumps(game))
+legal = pickle.loads(pickle.dumps(game.legal_actions()))
+assert legal == game.legal_actions() and twin.legal_ids() == game.legal_ids()
+for g in (game, twin):
+    GreedyPlayout(europe, 3, 12).run(g)
+games.append([twin.history, final_score(twin).to_json(), twin.history == game.history])
 from ttr.bots import BOTS, registry_name
 from ttr.cli.console import engine_build
 names = {name: registry_name(name) for name in BOTS}  # what /api/bots lists (a compiled class's `name` is not)
 print(json.dumps({"files": files, "games": games, "build": engine_build(), "names": names}))
 """
 
-# Serves on the build it is run with (the app in-process, bots on a thread) and plays one game of levels
-# through the REST API to its end: prints the bot list and the final view's winners.
+# Serves on the build it is run with (the app in-process, bots in a worker process, as `ttr serve`) and plays
+# one game of levels through the REST API to its end: prints the bot list, the record's status and length.
 SERVER = r"""
 import json, time
 from fastapi.testclient import TestClient
@@ -64,7 +75,7 @@ from ttr.server.bot_pool import BotPool
 from ttr.server.config import ServerConfig
 from ttr.server.store import MemoryStore
 
-app = create_app(ServerConfig(static_dir="no-page"), store=MemoryStore(), pool=BotPool(1, "thread"))
+app = create_app(ServerConfig(static_dir="no-page"), store=MemoryStore(), pool=BotPool(1, "process"))
 with TestClient(app) as client:
     bots = client.get("/api/bots")
     assert bots.status_code == 200, bots.text
@@ -123,7 +134,8 @@ def test_the_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) 
     assert compiled["names"] == pure["names"] and pure["names"]["medium"] == "greedy"
     games = compiled["games"]
     assert isinstance(games, list)
-    assert games[-1][2] == [False, 0.6]  # a subclass made at run time keeps its knobs in the compiled build
+    assert games[-2][2] == [False, 0.6]  # a subclass made at run time keeps its knobs in the compiled build
+    assert games[-1][2] is True  # a pickled game plays on as the original
     # `ttr serve` on the compiled build (`scripts/run`): the bot list and a game of levels to its end, as pure
     served, served_pure = _play(tmp_path / "src", modules, SERVER), _play(ROOT / "src", modules, SERVER)
     assert served == served_pure and served["record_status"] == 200

@@ -47,6 +47,11 @@ class Action:
     cards: tuple[tuple[str, int], ...] = ()  # claim_route, pay_tunnel, build_station
     tickets: tuple[str, ...] = ()  # keep_tickets
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle by the constructor's arguments: the compiled build's frozen class cannot be rebuilt field by
+        field (the server's bot processes receive the legal actions pickled)."""
+        return (Action, (self.kind, self.source, self.card, self.route, self.city, self.cards, self.tickets))
+
     @staticmethod
     def make_cards(cards: dict[str, int]) -> tuple[tuple[str, int], ...]:
         """The canonical card tuple of a count object (zero counts dropped)."""
@@ -181,6 +186,7 @@ class Catalogue:
     """
 
     def __init__(self, game_map: GameMap) -> None:
+        self.game_map = game_map
         ncol = len(game_map.colors)
         wild = ncol
         rules = game_map.rules
@@ -258,6 +264,11 @@ class Catalogue:
         self.b = b
         self.c = c
         self.d = d
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its map: the catalogue is built again from it (a compiled class cannot be rebuilt field
+        by field)."""
+        return (Catalogue, (self.game_map,))
 
     def __len__(self) -> int:
         return len(self.kind)

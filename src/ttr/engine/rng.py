@@ -21,6 +21,10 @@ class Rng:
     def __init__(self, seed: int) -> None:
         self.state = seed & _MASK
 
+    def __reduce__(self) -> tuple[type[Rng], tuple[int]]:
+        """Pickled as its state, which is also the seed that makes it (the compiled class needs the argument)."""
+        return (Rng, (self.state,))
+
     def next64(self) -> int:
         """The next 64-bit output."""
         self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK

@@ -119,6 +119,11 @@ class GameMap:
     card_index: dict[str, int] = field(init=False, repr=False, compare=False)
     city_routes: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without `engine_cache`: values derived from the map, built again where needed (in the
+        compiled build some of them are objects that do not pickle)."""
+        return {**self.__dict__, "engine_cache": {}}
+
     def __post_init__(self) -> None:
         set_ = object.__setattr__
         city_index = {c.name: c.index for c in self.cities}
