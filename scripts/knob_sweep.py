@@ -28,7 +28,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ttr.bots import BOTS, check_bot_spec, make_bot, play_game
-from ttr.bots.base import Bot
+from ttr.bots.base import Bot, class_settings
 from ttr.bots.cmd_bot import end_bots
 from ttr.bots.greedy import GreedyBot
 from ttr.engine import Game, final_score
@@ -124,7 +124,7 @@ def configs(base: dict[str, Any], count: int, neighbours: bool, seed: int,
     out = [dict(base)]
     if neighbours:
         for knob, values in space.items():
-            now = (current or {}).get(knob, base.get(knob, getattr(GreedyBot, knob)))
+            now = (current or {}).get(knob, base.get(knob, getattr(class_settings(GreedyBot), knob)))
             i = values.index(now) if now in values else -1
             steps = [values[j] for j in (i - 1, i + 1) if 0 <= j < len(values)] if i >= 0 else values
             out += [{**base, knob: value} for value in steps]

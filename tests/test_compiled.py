@@ -87,7 +87,14 @@ with TestClient(app) as client:
     while client.get(f"/api/games/{gid}").json()["status"] != "finished" and time.monotonic() < deadline:
         time.sleep(0.05)
     final = client.get(f"/api/games/{gid}/replay/0").status_code, client.get(f"/api/games/{gid}/record").json()
-print(json.dumps({"bots": bots.json(), "record_status": final[0], "actions": len(final[1]["actions"])}))
+    seats = [{"type": "human", "name": "Ana"}, {"type": "bot", "level": "medium"}]
+    human = client.post("/api/games", json={"map": "europe", "seed": 6, "seats": seats}).json()
+    with client.websocket_connect(f"/ws/{human['id']}") as ws:
+        ws.send_json({"type": "join", "token": human["seats"][0]["token"]})
+        ws.send_json({"type": "hint"})
+        hint = next(m for m in iter(ws.receive_json, None) if m["type"] in ("hint", "error"))
+print(json.dumps({"bots": bots.json(), "record_status": final[0], "actions": len(final[1]["actions"]),
+                  "hint": [hint["type"], hint.get("text"), hint.get("reason_i18n")]}))
 """
 
 
@@ -138,5 +145,5 @@ def test_the_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) 
     assert games[-1][2] is True  # a pickled game plays on as the original
     # `ttr serve` on the compiled build (`scripts/run`): the bot list and a game of levels to its end, as pure
     served, served_pure = _play(tmp_path / "src", modules, SERVER), _play(ROOT / "src", modules, SERVER)
-    assert served == served_pure and served["record_status"] == 200
+    assert served == served_pure and served["record_status"] == 200 and served["hint"][0] == "hint"
     assert [b["bot"] for b in served["bots"]] == ["long_route_junkie", "greedy", "greedy_long_fitted", "expert"]

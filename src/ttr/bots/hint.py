@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ttr.bots import make_bot
-from ttr.bots.base import Bot
+from ttr.bots.base import Bot, class_settings
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.mcts import MctsBot, MctsExpert
 from ttr.bots.planning import (
@@ -154,8 +154,14 @@ def explain_reason(game_map: GameMap, view: dict[str, Any], action: Action) -> d
     return {"key": "hint.pass"}
 
 
+def _greedy_costs(board: Board) -> list[float]:
+    """Route costs as greedy prices them with its class's knobs (read from an instance: see `class_settings`)."""
+    knobs = class_settings(GreedyBot)
+    return route_costs(board, knobs.overhead, knobs.tunnel_penalty, knobs.ferry_penalty)
+
+
 def _plan(board: Board, tickets: list[int]) -> Plan:
-    costs = route_costs(board, GreedyBot.overhead, GreedyBot.tunnel_penalty, GreedyBot.ferry_penalty)
+    costs = _greedy_costs(board)
     return plan_tickets(board, tickets, costs) if tickets else Plan()
 
 
@@ -192,7 +198,7 @@ def _claim_reason(view: dict[str, Any], board: Board, plan: Plan, todo: list[int
     if done:
         return {"key": "hint.claim_completes", **head, "tickets": done}
     if ix.link[r] in {ix.link[x] for x in plan.routes}:
-        costs = route_costs(board, GreedyBot.overhead, GreedyBot.tunnel_penalty, GreedyBot.ferry_penalty)
+        costs = _greedy_costs(board)
         served = [t for t in plan.tickets
                   if ix.link[r] in {ix.link[x] for x in shortest_path(ix, costs, ix.ticket_a[t], ix.ticket_b[t])[1]}]
         tickets = [ix.ticket_name(t) for t in (served or plan.tickets)[:2]]
