@@ -169,6 +169,37 @@ def test_late_in_a_game_more_claims_are_candidates() -> None:
     assert early and late and widened
 
 
+def test_two_seat_new_york_weighs_every_claim_it_can_pay_from_the_start() -> None:
+    """`wide_claims`: in two-seat New York every route the seat can pay now is a candidate at every stage
+    (up to `wide`, one card set each); with four seats, and in Europe, `claims` / `late_claims` as before."""
+    game_map = load_map("new_york")
+    for seats, wide in ((2, True), (4, False)):
+        game = Game.new(game_map, seats, seed=5)
+        playout = GreedyPlayout(game_map, seats, 5)
+        bot = MctsBot(game_map, 0, 5, iterations=1)
+        checked = beyond = 0
+        while not game.is_over:
+            view = seat_view(game, game.current)
+            _, legal = legal_actions(game)
+            if game.current == 0 and game.phase == 1 and len(legal) > 1:
+                guide = game.encode(bot.guide.choose(view, legal))
+                routes = {game.cat.a[c] for c in bot.candidates(game, guide, view, legal)
+                          if game.cat.kind[c] == A.CLAIM}
+                payable = {game.cat.a[aid] for aid in game.legal_ids() if game.cat.kind[aid] == A.CLAIM}
+                late = game_map.rules.pieces - min(game.trains) >= bot.late_from * game_map.rules.pieces
+                narrow = bot.late_claims if late else bot.claims
+                if wide:
+                    assert routes == payable or len(routes) >= bot.wide
+                else:
+                    assert len(routes) <= narrow + bot.blocks + bot.world_blocks + 1  # + the guide's own claim
+                checked += 1
+                beyond += len(payable) > narrow + bot.blocks + bot.world_blocks + 1 and routes == payable
+            game.apply_unchecked(playout.choose_id(game))
+        assert checked > 5
+        assert (beyond > 0) == wide, (seats, beyond)  # more routes weighed than the narrow count allows
+    assert MctsBot.wide_claims.get("europe", 0) == 0
+
+
 def test_every_card_draw_is_a_candidate_and_the_second_card_is_searched() -> None:
     """With `search_draws` (the default) a main turn tries the blind draw and each face-up card, and the
     second card of a draw is searched over every card it may take; without it, only the blind draw, and

@@ -9,7 +9,8 @@ A decision of the `mcts` bot:
    the second card of a draw, every card it may take (`search_draws`); in a main turn, the blind draw and
    each face-up card (only the blind draw without `search_draws`), a ticket draw, the claims of greedy's
    plan routes and the longest claims it can pay (`claims` of them, `late_claims` once the leader has laid
-   `late_from` of its pieces; one card set per route, as greedy would pay), a claim
+   `late_from` of its pieces, `wide` at every stage where `wide_claims` has the map and seat count; one
+   card set per route, as greedy would pay), a claim
    blocking a route the other seats likely need (by the belief of step 3) and another blocking the routes
    their tickets need most in the first `block_worlds` worlds of step 3 (`ttr.bots.blocking`), all
    continued with the guide, and the move of each style in `styles` continued in that style (so it weighs
@@ -90,6 +91,9 @@ class MctsBot(BaseBot):
     claims = 3  # claims considered beside the guide's move
     late_claims = 8  # ... once the leader has laid `late_from` of its pieces (shorter playouts: worlds are
     late_from = 0.44  # cheaper; Europe: from 20 trains laid, New York 7 taxis; docs/bot-experiments.md, session 16)
+    wide_claims: ClassVar[dict[str, int]] = {"new_york": 2}  # on these maps up to these seats, `wide` claims at
+    wide = 20  # every stage (about every claim the seat can pay): a New York playout is cheap enough to give each
+    # its worlds, and moving second the search won 64% instead of 55% (docs/bot-experiments.md, session 46)
     keeps = 3  # keep-sets considered
     target_worlds = 6  # worlds the finalists should get: fewer candidates when the budget is short
     min_worlds = 3  # ... in at least this many worlds, and significantly (see `t_critical`)
@@ -441,7 +445,11 @@ class MctsBot(BaseBot):
         ranked = sorted(best, key=lambda r: (link[r] not in plan_links, -length[r], r))
         pieces = self.game_map.rules.pieces
         late = pieces - min(game.trains) >= self.late_from * pieces
-        for r in ranked[:self.late_claims if late else self.claims]:
+        if game.n <= self.wide_claims.get(self.game_map.name, 0):
+            count = self.wide
+        else:
+            count = self.late_claims if late else self.claims
+        for r in ranked[:count]:
             if r not in claimed:
                 out.append(best[r])
                 claimed.add(r)
