@@ -247,7 +247,7 @@ def test_search_values_are_margins_of_finished_playouts() -> None:
     assert bot.last_values[guide] == 0.0  # values are gains over the guide's move in the same worlds
     assert all(-100 < v < 100 for v in bot.last_values.values())  # New York margins are a few dozen points
     if game.encode(action) != guide:  # another move only when the search found it clearly better
-        assert bot.last_values[game.encode(action)] >= bot.margin
+        assert bot.last_values[game.encode(action)] >= bot.margin_for(2)
 
 
 def test_a_script_can_value_a_move_with_the_searchs_parts() -> None:
@@ -450,6 +450,12 @@ def test_a_candidate_leaves_the_guide_only_when_clearly_better() -> None:
     assert not gate([1.0, 1.5, 1.0, 1.5])  # steady, but below the margin (2 points)
     assert not gate([5.0, 5.0])  # too few worlds
     assert not gate([20.0, -12.0, 15.0, -10.0])  # a mean of 3.25 within the noise
+    steady = [1.5, 1.4, 1.6, 1.5]
+    assert not gate(steady)
+    two_seats = bot.margin_for(2)  # two-seat New York: the lower `wide_margin`, which a steady 1.5 clears
+    assert two_seats == 1.0 and bot._clearly_better(sum(steady), sum(g * g for g in steady), 4, two_seats)
+    assert bot.margin_for(4) == bot.margin == 2.0
+    assert MctsBot(load_map("europe"), 0, 1, iterations=10).margin_for(2) == 2.0
 
 
 @pytest.mark.parametrize(("map_name", "players", "guide", "own"), [

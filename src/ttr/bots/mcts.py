@@ -36,8 +36,9 @@ A decision of the `mcts` bot:
    margin over the best other seat. Every candidate meets the same worlds (common random numbers), so their
    differences are measured with far less noise than their values.
 5. It plays the candidate of best mean margin, but leaves the guide's move only when the other one is
-   better by `margin` points on average, in at least `min_worlds` worlds, and significantly (a one-sided
-   paired t-test at about 5%, `t_critical`): the search mostly catches the guide's mistakes. A candidate more
+   better by `margin` points on average (`wide_margin` where `wide_claims` holds), in at least `min_worlds`
+   worlds, and significantly (a one-sided paired t-test at about 5%, `t_critical`): the search mostly
+   catches the guide's mistakes. A candidate more
    than `prune` points worse than the guide's move after `prune_after` worlds is dropped, only the best
    ones are kept when the budget cannot give them `target_worlds` worlds, and the search stops when only
    the guide's move is left.
@@ -93,7 +94,9 @@ class MctsBot(BaseBot):
     late_from = 0.44  # cheaper; Europe: from 20 trains laid, New York 7 taxis; docs/bot-experiments.md, session 16)
     wide_claims: ClassVar[dict[str, int]] = {"new_york": 2}  # on these maps up to these seats, `wide` claims at
     wide = 20  # every stage (about every claim the seat can pay): a New York playout is cheap enough to give each
-    # its worlds, and moving second the search won 64% instead of 55% (docs/bot-experiments.md, session 46)
+    # its worlds, and moving second the search won 64% instead of 55% (docs/bot-experiments.md, session 46) ...
+    wide_margin = 1.0  # ... and there the gate's `margin` is this: its finalists meet 100 worlds or more, so the
+    # t-test guards against noise (80.5 of 100 paired games against 67.5 with 2 points; session 46)
     keeps = 3  # keep-sets considered
     target_worlds = 6  # worlds the finalists should get: fewer candidates when the budget is short
     min_worlds = 3  # ... in at least this many worlds, and significantly (see `t_critical`)
@@ -228,19 +231,25 @@ class MctsBot(BaseBot):
             world = sampled[n] if n < len(sampled) else draw_world()
         self.last_values = {aid: gains[aid] / worlds[aid] if worlds[aid] else 0.0 for aid in cands}
         best = max(cands, key=lambda aid: (self.last_values[aid], aid == guide, -aid))
-        if best == guide or not self._clearly_better(gains[best], squares[best], worlds[best]):
+        margin = self.margin_for(first.n)
+        if best == guide or not self._clearly_better(gains[best], squares[best], worlds[best], margin):
             return guide_action
         action = first.decode(best % len(first.cat))
         return action if action in legal else guide_action
 
-    def _clearly_better(self, gain: float, square: float, k: int) -> bool:
+    def margin_for(self, n: int) -> float:
+        """The gate's margin in an `n`-seat game: `wide_margin` where `wide_claims` has the map and seat count,
+        else `margin`."""
+        return self.wide_margin if n <= self.wide_claims.get(self.game_map.name, 0) else self.margin
+
+    def _clearly_better(self, gain: float, square: float, k: int, margin: float | None = None) -> bool:
         """Whether a candidate whose gains over the guide's move sum to `gain` (squares to `square`) over `k`
-        worlds is better by `margin` points on average, in at least `min_worlds` worlds, and significantly
-        (a one-sided paired t-test, `t_critical`): not within the noise."""
+        worlds is better by `margin` points (default: the class's) on average, in at least `min_worlds` worlds,
+        and significantly (a one-sided paired t-test, `t_critical`): not within the noise."""
         if k < self.min_worlds:
             return False
         mean = gain / k
-        if mean < self.margin:
+        if mean < (self.margin if margin is None else margin):
             return False
         error = math.sqrt(max(0.0, square / k - mean * mean) / (k - 1))
         return mean >= t_critical(k - 1) * error
