@@ -79,12 +79,14 @@ def test_the_search_adds_the_worlds_blocking_claim() -> None:
             view, legal = seat_view(game, 0), game.legal_actions()
             bot = MctsBot(game_map, 0, 1, iterations=40)
             bot.world_blocks = 1
+            bot.wide = 3  # two-seat New York weighs every claim (`wide_claims`): narrow it, so one is left to add
             captured: list[list[Game]] = []
             spy = WorldSpy(bot, captured)
             bot.candidates = spy  # type: ignore[method-assign]
             bot.choose(view, legal)
             plain = MctsBot(game_map, 0, 1, iterations=40)
             plain.world_blocks = 0
+            plain.wide = 3
             plain.choose(view, legal)
             (worlds,) = captured
             assert len(worlds) == bot.block_worlds
