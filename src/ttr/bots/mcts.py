@@ -237,10 +237,13 @@ class MctsBot(BaseBot):
         action = first.decode(best % len(first.cat))
         return action if action in legal else guide_action
 
+    def is_wide(self, n: int) -> bool:
+        """Whether `wide_claims` has this map and an `n`-seat game (every claim weighed, `wide_margin`)."""
+        return n <= self.wide_claims.get(self.game_map.name, 0)
+
     def margin_for(self, n: int) -> float:
-        """The gate's margin in an `n`-seat game: `wide_margin` where `wide_claims` has the map and seat count,
-        else `margin`."""
-        return self.wide_margin if n <= self.wide_claims.get(self.game_map.name, 0) else self.margin
+        """The gate's margin in an `n`-seat game: `wide_margin` where `is_wide`, else `margin`."""
+        return self.wide_margin if self.is_wide(n) else self.margin
 
     def _clearly_better(self, gain: float, square: float, k: int, margin: float | None = None) -> bool:
         """Whether a candidate whose gains over the guide's move sum to `gain` (squares to `square`) over `k`
@@ -454,10 +457,7 @@ class MctsBot(BaseBot):
         ranked = sorted(best, key=lambda r: (link[r] not in plan_links, -length[r], r))
         pieces = self.game_map.rules.pieces
         late = pieces - min(game.trains) >= self.late_from * pieces
-        if game.n <= self.wide_claims.get(self.game_map.name, 0):
-            count = self.wide
-        else:
-            count = self.late_claims if late else self.claims
+        count = self.wide if self.is_wide(game.n) else self.late_claims if late else self.claims
         for r in ranked[:count]:
             if r not in claimed:
                 out.append(best[r])
