@@ -251,7 +251,7 @@ def test_search_values_are_margins_of_finished_playouts() -> None:
 
 
 def test_a_script_can_value_a_move_with_the_searchs_parts() -> None:
-    """`belief_of`, `sample_world`, `playouts_for` and `play_candidate`, as `scripts/departures.py` uses them:
+    """`belief_of`, `sample_world`, `playouts_for` and `play_candidate`, as `research/departures.py` uses them:
     a world keeps what the seat has seen, and a candidate's value is its seat's final margin in a playout
     of a copy of the world."""
     game_map, game = greedy_main_turn("europe", 2, seed=5, seat=1, after=20)

@@ -28,7 +28,7 @@ class GreedyLong(GreedyBot):
     counts a tourist attraction for less in its paths: with these it wins 62.5% of two-player games
     against greedy instead of 57%, and 68.3% instead of 65.5% against Route Focus. Since session 39 it takes
     no face-up wild there either: 64.0% instead of 60.7% of 4000 paired two-player deals against greedy, and
-    38.2% instead of 34.3% of 2000 four-player ones against three greedy (docs/bot-experiments.md). In two-seat
+    38.2% instead of 34.3% of 2000 four-player ones against three greedy (research/bot-experiments.md). In two-seat
     New York it plays greedy's two-seat knobs there without face-up wilds (since session 40, `seat_knobs`):
     53.4% of 10000 games against greedy."""
 
@@ -53,7 +53,7 @@ class GreedyLongDuel(GreedyLong):
     more in its paths, the longest trail and the cards in hand too, and it claims routes of 4 or more for points.
     It wins 58.7% of two-player Europe games against greedy where `GreedyLong` wins 55.4%, but only 31.7% of
     four-player ones against three greedy (35.5%), so `mcts` plays it in two-seat Europe games only
-    (`MctsBot.seat_styles`; docs/bot-experiments.md, sessions 28-29). Since session 38 it also takes no
+    (`MctsBot.seat_styles`; research/bot-experiments.md, sessions 28-29). Since session 38 it also takes no
     face-up wild and draws no tickets after setup: 62.1% instead of 59.5% of 4000 paired deals."""
 
     name = "greedy_long_duel"
@@ -70,7 +70,7 @@ class GreedyLongFour(GreedyLong):
     (not 35%). Against three greedy seats it wins 34.4% of 2000 four-player Europe games where `GreedyLong`
     wins 32.3% (the same deals: 112 better, 70 worse; +2.1 points, standard error 0.7), and with three and
     five seats it beats `GreedyLong` too (+3.9 and +1.2 points), so `mcts` plays it in Europe games of three
-    to five seats (`MctsBot.seat_styles`; docs/bot-experiments.md, sessions 35 and 36). Since session 39 it
+    to five seats (`MctsBot.seat_styles`; research/bot-experiments.md, sessions 35 and 36). Since session 39 it
     takes no face-up wild: against greedy 35.5% instead of 32.3% of 2000 paired four-player deals, 44.5%
     instead of 42.0% of 2000 three-player ones, and level (27.1%) on 1000 five-player ones."""
 

@@ -1,4 +1,4 @@
-"""`scripts/gain_noise.py`: the deck-only reading deals the deck alone again, the spreads are measured per
+"""`research/gain_noise.py`: the deck-only reading deals the deck alone again, the spreads are measured per
 candidate, and the table splits them by stage with the deck's share of the variance and the pairing."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ttr.engine import Action, seat_view
 
 
 def load_script() -> ModuleType:
-    return load_module("scripts/gain_noise.py", "gain_noise")
+    return load_module("research/gain_noise.py", "gain_noise")
 
 
 def test_a_deck_dealt_again_keeps_every_hand_ticket_and_face_up_card() -> None:

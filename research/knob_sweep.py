@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Sweep greedy's tuning knobs: `scripts/knob_sweep.py MAP [--bot BOT] [--against BOTS] [--configs N |
+"""Sweep greedy's tuning knobs: `research/knob_sweep.py MAP [--bot BOT] [--against BOTS] [--configs N |
 --neighbours] [--base JSON] [--players P] [--games G] [--seed S] [--jobs J] [--out FILE]`.
 
 Each *config* is a set of `GreedyBot` knobs (class attributes such as `overhead` or `points_weight`) laid
@@ -15,7 +15,7 @@ deals. One line per config: its win rate against each bot (a shared win counts h
 the paper agents; with `--out`, the same as a JSON line appended to FILE.
 
 Session 13 used it to ask whether greedy can beat every paper agent in 70% of two-player New York games,
-and to tune `greedy_long` against greedy in two-player Europe (docs/bot-experiments.md, "Session 13").
+and to tune `greedy_long` against greedy in two-player Europe (research/bot-experiments.md, "Session 13").
 """
 
 from __future__ import annotations

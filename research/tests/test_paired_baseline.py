@@ -1,4 +1,4 @@
-"""`scripts/paired_baseline.py`: a tournament's records folder replayed with a baseline in one bot's seat."""
+"""`research/paired_baseline.py`: a tournament's records folder replayed with a baseline in one bot's seat."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ttr.sim.tournament import TournamentConfig, run_tournament
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_records_of_a_resumable_tournament_are_paired_with_the_baseline(tmp_path: Path) -> None:
@@ -20,7 +20,7 @@ def test_the_records_of_a_resumable_tournament_are_paired_with_the_baseline(tmp_
     summary = run_tournament(config)
     wins = next(row["wins"] for row in summary["standings"] if row["bot"] == "greedy_long")
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    script = str(ROOT / "scripts" / "paired_baseline.py")
+    script = str(ROOT / "research" / "paired_baseline.py")
     same = subprocess.run([sys.executable, script, str(tmp_path), "greedy_long", "--baseline", "greedy_long"],
                           env=env, capture_output=True, text=True, timeout=120)
     assert same.returncode == 0, same.stderr

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Head-to-head measurement: `scripts/duel.py MAP BOT_A BOT_B GAMES [--seed S] [--players N] [--jobs J]`.
+"""Head-to-head measurement: `research/duel.py MAP BOT_A BOT_B GAMES [--seed S] [--players N] [--jobs J]`.
 
 Plays GAMES games (seeds S, S+1, ...); seats alternate (A first in even games) so the first-player
 advantage cancels out. Prints A's wins, B's wins, ties, win rate of A (ties count half), mean scores,

@@ -1,4 +1,4 @@
-"""`scripts/departures.py`: the real tickets are put into a sampled world without losing or doubling one
+"""`research/departures.py`: the real tickets are put into a sampled world without losing or doubling one
 (a displaced ticket takes the real one's place: in Europe, among the long tickets set aside at setup)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ttr.maps import load_map
 
 
 def load_script() -> ModuleType:
-    return load_module("scripts/departures.py", "departures")
+    return load_module("research/departures.py", "departures")
 
 
 def every_ticket(game: Game) -> Counter[int]:

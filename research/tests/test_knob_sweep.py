@@ -1,4 +1,4 @@
-"""`scripts/knob_sweep.py`: greedy with knobs laid over its own, the configs it sweeps, and whole runs that
+"""`research/knob_sweep.py`: greedy with knobs laid over its own, the configs it sweeps, and whole runs that
 give the same figures from the same seed."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ttr.bots.styles import GreedyLong
 
 
 def load_script() -> ModuleType:
-    return load_module("scripts/knob_sweep.py", "knob_sweep")
+    return load_module("research/knob_sweep.py", "knob_sweep")
 
 
 def test_a_config_is_laid_over_the_bots_own_knobs_and_an_unknown_knob_is_named() -> None:
@@ -113,7 +113,7 @@ def test_with_more_players_the_config_takes_one_seat_in_turn_and_the_opponent_ev
 def test_any_bot_the_tournament_names_can_be_an_opponent_a_search_or_a_program(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     script = load_script()
-    example = Path(__file__).resolve().parent.parent / "examples" / "bots" / "simple_bot.py"
+    example = Path(__file__).resolve().parents[2] / "examples" / "bots" / "simple_bot.py"
     program = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(example))}"
     out = tmp_path / "sweep.jsonl"
     argv = ["new_york", "--against", f"mcts:3,{program}", "--configs", "0", "--games", "2", "--out", str(out)]

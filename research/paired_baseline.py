@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Paired baseline for tournament records: `scripts/paired_baseline.py DIR BOT [--baseline greedy]`.
+"""Paired baseline for tournament records: `research/paired_baseline.py DIR BOT [--baseline greedy]`.
 
 Reads every `ttr-record/1` file in DIR (as `ttr tournament --records DIR` writes them, one per finished
 game), finds the seat of BOT (the player named `BOT <seat>`), and prints BOT's wins (a shared win counts

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What the search's departures from its guide are worth: `scripts/departures.py MAP [--games N] [--seed S]`.
+"""What the search's departures from its guide are worth: `research/departures.py MAP [--games N] [--seed S]`.
 
 Plays `mcts` against greedy seats (the tournament's deals and seats: the searched seat is `-seed mod
 players`). Each time the search plays another move than its guide's, the script values that move against

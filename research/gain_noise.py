@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where the search's noise lives, and where its guide is beaten: `scripts/gain_noise.py MAP [--players P]
+"""Where the search's noise lives, and where its guide is beaten: `research/gain_noise.py MAP [--players P]
 [--games N] [--worlds W] [--every K] [--seed S] [--jobs J] [--kinds]`.
 
 `mcts` values each candidate move by its gain over the guide's move, world by world (`MctsBot.play_candidate`
@@ -21,7 +21,7 @@ worlds) in both readings, the share of the variance the deck order alone leaves 
 seats' tickets and hands could remove at most), and the mean correlation, over the fresh worlds, of a
 candidate's margin with the guide's move's: the pairing of the two on one world (common random numbers)
 removes a share of the gain's variance about equal to it. Session 38's figures are in
-docs/bot-experiments.md: in two-player Europe the gains spread by card luck, not by what the seat does not
+research/bot-experiments.md: in two-player Europe the gains spread by card luck, not by what the seat does not
 know of the others, and the two playouts of one world are only loosely paired.
 
 With `--kinds` it also prints, per kind of the guide's move and of the candidate's (a claim, a ticket draw,

@@ -1,4 +1,4 @@
-"""`scripts/hidden_worth.py`: the other seats' real hands go into a sampled world without losing or doubling a
+"""`research/hidden_worth.py`: the other seats' real hands go into a sampled world without losing or doubling a
 card, the early and late hand cheats split the game where they say, a game of the cheating search plays to
 the end, and two runs are paired by deal."""
 
@@ -19,11 +19,11 @@ from helpers import greedy_main_turn, load_module
 from ttr.engine import Game, seat_view
 from ttr.engine.sample import InfoSet
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def load_script() -> ModuleType:
-    return load_module("scripts/hidden_worth.py", "hidden_worth")
+    return load_module("research/hidden_worth.py", "hidden_worth")
 
 
 def unseen_cards(game: Game, seat: int) -> Counter[int]:
@@ -96,7 +96,7 @@ def test_two_runs_are_paired_by_deal() -> None:
 
 def test_the_command_plays_one_seats_deals_and_compares_its_runs(tmp_path: Path) -> None:
     """`--seat 1` plays the deals where the search sits second; a run compared with itself is level."""
-    script = str(ROOT / "scripts" / "hidden_worth.py")
+    script = str(ROOT / "research" / "hidden_worth.py")
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     out = tmp_path / "run.jsonl"
     played = subprocess.run([sys.executable, script, "new_york", "--cheat", "hand", "--games", "2", "--seat", "1",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What the other seats' hidden cards are worth to the search: `scripts/hidden_worth.py MAP --cheat WHAT`.
+"""What the other seats' hidden cards are worth to the search: `research/hidden_worth.py MAP --cheat WHAT`.
 
 Plays `mcts` against greedy seats on a run of deals (seeds S, S+1, ...; the searched seat is `seed mod
 players`, and `--seat` keeps the deals of one seat) and writes one JSON line per game to `--out`. With
@@ -15,7 +15,7 @@ each, the deals each decided better, an exact sign test of that split, the mean 
 searched seat's score minus the best other's) with its standard error, and the same per seat.
 
 A time budget makes each run a new draw of the search's own noise: the same search run twice on 90 deals
-has won 51 and 58 (docs/bot-experiments.md, session 11), so a few games in 100 is within the noise.
+has won 51 and 58 (research/bot-experiments.md, session 11), so a few games in 100 is within the noise.
 """
 
 from __future__ import annotations
