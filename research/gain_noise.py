@@ -20,14 +20,14 @@ a candidate's gain from world to world (the root mean square over candidates of 
 worlds) in both readings, the share of the variance the deck order alone leaves (what knowing the other
 seats' tickets and hands could remove at most), and the mean correlation, over the fresh worlds, of a
 candidate's margin with the guide's move's: the pairing of the two on one world (common random numbers)
-removes a share of the gain's variance about equal to it. Session 38's figures are in
+removes a share of the gain's variance about equal to it. The figures measured with it are in
 research/bot-experiments.md: in two-player Europe the gains spread by card luck, not by what the seat does not
 know of the others, and the two playouts of one world are only loosely paired.
 
 With `--kinds` it also prints, per kind of the guide's move and of the candidate's (a claim, a ticket draw,
 a blind draw, a face-up wild or colour), how many candidates there were, their mean gain over the guide's
 move, and how many beat it by 2 points or more and by 2 standard errors, or lost to it by 2 standard
-errors. With many worlds (session 38: 160 a position, `--every 3`) this reads far finer than the search
+errors. With many worlds (160 a position, `--every 3`) this reads far finer than the search
 can in a game, and shows the guide's kinds of move that a card draw beats more often than not: there, its
 face-up wilds and its ticket draws after setup, which two-seat Europe's guide no longer plays.
 """

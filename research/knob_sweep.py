@@ -14,8 +14,9 @@ tournament --bots` takes, `mcts:200` or `cmd:python3 mybot.py` included), so eve
 deals. One line per config: its win rate against each bot (a shared win counts half) and the lowest against
 the paper agents; with `--out`, the same as a JSON line appended to FILE.
 
-Session 13 used it to ask whether greedy can beat every paper agent in 70% of two-player New York games,
-and to tune `greedy_long` against greedy in two-player Europe (research/bot-experiments.md, "Session 13").
+It was used to ask whether greedy can beat every paper agent in 70% of two-player New York games,
+and to tune `greedy_long` against greedy in two-player Europe (research/bot-experiments.md,
+"a greedy that meets the New York target").
 """
 
 from __future__ import annotations

@@ -459,7 +459,7 @@ def _tunnel_abandoned_with_few_cards_left(agent: str, seed: int, hand: dict[str,
 def test_bots_do_not_try_again_a_tunnel_they_abandoned_from_the_same_hand_and_board(
         agent: str, seed: int, hand: dict[str, int], tunnel: str) -> None:
     """With the deck and discard pile a few locomotives, every seat could claim its tunnel, abandon it and
-    claim it again for ever (a playout of the search did, session 23). Back at the hand and board it
+    claim it again for ever (a playout of the search did). Back at the hand and board it
     abandoned from (read from the log: the server builds a bot afresh for every move), with 10 cards or
     fewer left to reveal, a bot draws instead; with more left it tries again."""
     game, first = _tunnel_abandoned_with_few_cards_left(agent, seed, hand, tunnel)
@@ -530,17 +530,17 @@ def test_without_face_up_wilds_greedy_draws_blind_where_it_would_take_the_wild()
     blind = no_wilds.choose(view, legal)
     assert (blind.kind, blind.source) == ("draw_card", "deck")
     duel = GreedyLongDuel(game_map, 0, 1)
-    assert not duel.face_up_wilds and not duel.draws_tickets  # Europe's two-seat knobs (session 38)
+    assert not duel.face_up_wilds and not duel.draws_tickets  # Europe's two-seat knobs
     four = GreedyLongFour(game_map, 0, 1)
-    assert not four.face_up_wilds and four.draws_tickets  # Europe's three- to five-seat guide (session 39)
+    assert not four.face_up_wilds and four.draws_tickets  # Europe's three- to five-seat guide
     new_york = load_map("new_york")
-    assert not GreedyLong(new_york, 0, 1).face_up_wilds  # New York's guide (session 39)
+    assert not GreedyLong(new_york, 0, 1).face_up_wilds  # New York's guide
     assert GreedyBot(new_york, 0, 1).face_up_wilds and GreedyBot(game_map, 0, 1).face_up_wilds  # greedy takes them
 
 
 def test_two_seat_europes_guide_draws_no_more_tickets_where_greedy_would() -> None:
     """Its tickets all done (none held) with every seat's trains still in hand: greedy draws tickets;
-    `GreedyLongDuel` (`draws_tickets` off in Europe since session 38) draws cards instead."""
+    `GreedyLongDuel` (`draws_tickets` off in Europe) draws cards instead."""
     from ttr.bots.greedy import GreedyBot
     from ttr.bots.styles import GreedyLongDuel
 

@@ -198,7 +198,7 @@ def test_resampling_with_the_face_up_factor_keeps_ticket_sets_that_fit_the_picks
     """Resampling dealt ticket sets by their likelihood with New York's factor per unfit face-up pick keeps
     sets that leave fewer of the other seat's picks unfit than resampling without it, over positions of
     greedy games. (Whether that finds the real tickets more often is another matter: with the claims
-    replayed it does not, 0.370 against 0.368 of the real tickets' share in session 34's measurement.)"""
+    replayed it does not, 0.370 against 0.368 of the real tickets' share, measured.)"""
     from ttr.bots.inference import UNFIT_BY_MAP, face_up_picks
     from ttr.bots.planning import Board
     from ttr.engine.sample import InfoSet
@@ -301,7 +301,7 @@ def test_a_ticket_draw_says_the_tickets_held_then_were_complete() -> None:
 
 def test_replaying_the_claims_deals_the_other_seats_real_tickets_far_more_often() -> None:
     """Over positions of two-player greedy games, worlds resampled with the claim replay hold the other
-    seat's real tickets far more often than with the belief's other evidence alone (measured in session 7:
+    seat's real tickets far more often than with the belief's other evidence alone (measured:
     the real tickets' share of dealt ones 0.25 -> 0.43 in New York, 0.30 -> 0.50 in Europe)."""
     from ttr.bots.inference import face_up_picks
     from ttr.engine.sample import InfoSet

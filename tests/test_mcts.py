@@ -144,7 +144,7 @@ def test_late_in_a_game_more_claims_are_candidates() -> None:
     game = Game.new(game_map, 2, seed=11)
     playout = GreedyPlayout(game_map, 2, 11)
     narrow = MctsBot(game_map, 0, 11, iterations=1)
-    narrow.late_claims = narrow.claims  # as before session 16
+    narrow.late_claims = narrow.claims  # no more claims late in the game
     wide = MctsBot(game_map, 0, 11, iterations=1)
     assert wide.late_claims == 8
     pieces = game_map.rules.pieces
@@ -476,16 +476,16 @@ def test_europe_games_have_a_guide_fitted_to_their_seat_count(map_name: str, pla
     bot.choose(view, legal)
     guide_class = getattr(styles, guide)
     assert type(bot.guide) is guide_class
-    duel = guide == "GreedyLongDuel" or (map_name, players) == ("new_york", 2)  # two-seat knobs (sessions 28, 40)
+    duel = guide == "GreedyLongDuel" or (map_name, players) == ("new_york", 2)  # two-seat knobs
     assert bot.guide.overhead == (0.8 if duel else 0.4)
     fitted = guide in ("GreedyLongDuel", "GreedyLongFour")
     assert bot.guide.long_min == (4 if fitted else 3)
-    assert not bot.guide.face_up_wilds  # no guide takes a face-up wild (sessions 38-39)
-    if guide == "GreedyLongDuel":  # ... and two-seat Europe's draws no tickets after setup (session 38)
+    assert not bot.guide.face_up_wilds  # no guide takes a face-up wild
+    if guide == "GreedyLongDuel":  # ... and two-seat Europe's draws no tickets after setup
         assert not bot.guide.draws_tickets
     elif map_name == "europe":
         assert bot.guide.ticket_draw_others == 0.45 and bot.guide.draws_tickets
-    else:  # New York's guide draws no tickets after setup (session 5)
+    else:  # New York's guide draws no tickets after setup
         assert not bot.guide.draws_tickets
     assert bot.last_values[game.encode(guide_class(game_map, 0, 1).choose(view, legal))] == 0.0
     own_class = getattr(denial, own, None) or getattr(styles, own)

@@ -3,7 +3,7 @@
 A tunnel claim reveals three cards (E-TUN-2). When the deck and the discard pile hold only a few cards,
 most of them locomotives, every reveal can ask for more extra cards than the hand holds: the seat
 abandons, takes its cards back, and the board is as before. A bot that plans from the board alone then
-claims the same tunnel again, and with every seat doing so the game never ends (session 23: a sampled
+claims the same tunnel again, and with every seat doing so the game never ends (measured: a sampled
 world of `expert`'s search did this for 14 million actions).
 
 So the bots read the game's log (a view's `log`, or a sampled game's history): if the seat's last action

@@ -42,7 +42,7 @@ MAX_DETOUR = 30.0  # a detour counted at most (a route with no way around it: th
 
 NEW_YORK_DUEL_KNOBS = {"overhead": 0.8, "points_weight": 1.3, "attraction_cost": 0.0, "setup_cap": 0.9,
                        "draws_tickets": False, "hand_weight": 0.1, "train_share": 1.0, "long_min": 3}
-# Fitted to two-player New York against the paper agents (session 32's "G1": 70.6% of 6000 games against Route
+# Fitted to two-player New York against the paper agents (the sweep's "G1": 70.6% of 6000 games against Route
 # Focus, 73.0% against Destination Hungry, 77.9% against One Step Thinker; research/bot-experiments.md).
 
 

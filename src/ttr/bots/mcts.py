@@ -91,12 +91,12 @@ class MctsBot(BaseBot):
     margin = 2.0  # points on average another candidate must gain over the guide's move to be played
     claims = 3  # claims considered beside the guide's move
     late_claims = 8  # ... once the leader has laid `late_from` of its pieces (shorter playouts: worlds are
-    late_from = 0.44  # cheaper; Europe: from 20 trains laid, New York 7 taxis; research/bot-experiments.md, session 16)
+    late_from = 0.44  # cheaper; Europe: from 20 trains laid, New York 7 taxis; research/bot-experiments.md)
     wide_claims: ClassVar[dict[str, int]] = {"new_york": 2}  # on these maps up to these seats, `wide` claims at
     wide = 20  # every stage (about every claim the seat can pay): a New York playout is cheap enough to give each
-    # its worlds, and moving second the search won 64% instead of 55% (research/bot-experiments.md, session 46) ...
+    # its worlds, and moving second the search won 64% instead of 55% (research/bot-experiments.md) ...
     wide_margin = 1.0  # ... and there the gate's `margin` is this: its finalists meet 100 worlds or more, so the
-    # t-test guards against noise (80.5 of 100 paired games against 67.5 with 2 points; session 46)
+    # t-test guards against noise (80.5 of 100 paired games against 67.5 with a margin of 2 points)
     keeps = 3  # keep-sets considered
     target_worlds = 6  # worlds the finalists should get: fewer candidates when the budget is short
     min_worlds = 3  # ... in at least this many worlds, and significantly (see `t_critical`)
@@ -107,17 +107,17 @@ class MctsBot(BaseBot):
     own_playout_style: type[GreedyBot] | None = DenyingLong  # its own seat's policy in playouts instead of the
     own_playout_seats: ClassVar[dict[str, int]] = {"europe": 2}  # guide's, on these maps up to these seats:
     # `DenyingLong` blocks on each world's tickets; two-player Europe 215 of 300 paired games against 205
-    # without it, New York none (research/bot-experiments.md, sessions 18-19)
+    # without it, New York none (research/bot-experiments.md, "playouts in which the search's own seat blocks")
     seat_styles: ClassVar[dict[str, dict[int, tuple[type[GreedyBot], type[GreedyBot]]]]] = {
         "europe": {2: (GreedyLongDuel, DenyingLongDuel), 3: (GreedyLongFour, GreedyLongFour),
                    4: (GreedyLongFour, GreedyLongFour), 5: (GreedyLongFour, GreedyLongFour)}}  # per map and seat
     # count: the guide and its own playout policy instead of the two above (knobs fitted to two- and
     # four-player Europe, and better than `GreedyLong` with three and five seats too; research/bot-experiments.md,
-    # sessions 29, 35 and 36); `hard` is this guide alone (`ttr.bots.levels`)
+    # "a guide for two-seat Europe", "... four-seat Europe"); `hard` is this guide alone (`ttr.bots.levels`)
     opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot,)  # the other seats' policies, by turns per world
     # Other plans tried in main turns, e.g. `ttr.bots.styles.STYLES`. None by default: the search played a
     # style's move in 1 of 169 departures valued, and without them two-player Europe won 137 of 199 paired
-    # games instead of 121, New York level (research/bot-experiments.md, session 11).
+    # games instead of 121, New York level (research/bot-experiments.md, "no other styles").
     styles: tuple[type[GreedyBot], ...] = ()
     resample = 64  # ticket deals proposed per world searched, one kept by how well it explains the claims
     blocks = 1  # claims of routes other seats likely need, considered beside the others
@@ -129,7 +129,7 @@ class MctsBot(BaseBot):
     setup_prior = True  # deal the long tickets kept at setup as `opponent_styles` keep them (`setup_prior`)
     setup_keeps = True  # ... and, where the other seats are modelled as greedy alone, the whole setup keep from
     setup_keeps_seats = 2  # greedy's keep of every offer (`ttr.bots.setup_keeps`; Europe), in games of up to
-    # this many seats (where it was measured: research/bot-experiments.md, session 20)
+    # this many seats (where it was measured: research/bot-experiments.md, "what the search's worlds foresee")
     track: ClassVar[dict[str, int]] = {"new_york": 2}  # keep worlds in step with the game and weigh them by the
     track_size = 400  # other seats' modelled moves (`ttr.bots.tracking`), on these maps up to these seats, where
     track_miss = 0.02  # the other seats are modelled by one policy: this many worlds, this weight kept per miss
@@ -257,7 +257,7 @@ class MctsBot(BaseBot):
         error = math.sqrt(max(0.0, square / k - mean * mean) / (k - 1))
         return mean >= t_critical(k - 1) * error
 
-    # ------------------------------------------------------------------ the parts of a search, for scripts
+    # ------------------------------------------------------------------ the parts of a search
 
     def belief_of(self, view: dict[str, Any], board: Board) -> TicketBelief:
         """The belief about the other seats' tickets from the view's claims and face-up picks, with the

@@ -7,7 +7,7 @@ from this table: an offer drawn from the tickets it cannot see (weighted by the 
 of it looked up, and the offer drawn again until greedy keeps as many as the seat did. In two-player
 Europe its worlds then held 45% of the other seat's real tickets at 10 trains laid instead of 40%, and
 greedy's ticket points in its playouts came 3 points closer to those of its real tickets (research/bot-experiments.md,
-session 20).
+"what the search's worlds foresee").
 
 The table (`data/setup-keeps-<map>.json`, made by `scripts/make_setup_keeps.py`) holds greedy's keep of
 every setup offer (Europe: 6 x 9,880) under the starting hands of a few seeded games: its keep depends

@@ -26,10 +26,10 @@ class GreedyLong(GreedyBot):
 
     In New York (15 taxis) it never draws more tickets, takes at most 11 taxis of tickets at setup and
     counts a tourist attraction for less in its paths: with these it wins 62.5% of two-player games
-    against greedy instead of 57%, and 68.3% instead of 65.5% against Route Focus. Since session 39 it takes
-    no face-up wild there either: 64.0% instead of 60.7% of 4000 paired two-player deals against greedy, and
+    against greedy instead of 57%, and 68.3% instead of 65.5% against Route Focus. Taking no face-up wild there
+    either, it wins 64.0% instead of 60.7% of 4000 paired two-player deals against greedy, and
     38.2% instead of 34.3% of 2000 four-player ones against three greedy (research/bot-experiments.md). In two-seat
-    New York it plays greedy's two-seat knobs there without face-up wilds (since session 40, `seat_knobs`):
+    New York it plays greedy's two-seat knobs there without face-up wilds (`seat_knobs`):
     53.4% of 10000 games against greedy."""
 
     name = "greedy_long"
@@ -43,8 +43,7 @@ class GreedyLong(GreedyBot):
 EUROPE_DUEL_KNOBS = {"overhead": 0.8, "points_weight": 0.75, "tunnel_penalty": 0.8, "ferry_penalty": 3.0,
                      "borrow_cost": 6.0, "train_share": 0.9, "setup_cap": 0.9, "express_weight": 1.5,
                      "hand_weight": 0.3, "long_min": 4, "face_up_wilds": False, "draws_tickets": False}
-# Session 28 fitted `ticket_draw_mine` 0.3 and `ticket_draw_others` 0.45 too; since session 38 it draws no
-# tickets after setup, so they no longer apply.
+# No `ticket_draw_mine` or `ticket_draw_others`: it draws no tickets after setup, so those knobs would not apply.
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -53,8 +52,8 @@ class GreedyLongDuel(GreedyLong):
     more in its paths, the longest trail and the cards in hand too, and it claims routes of 4 or more for points.
     It wins 58.7% of two-player Europe games against greedy where `GreedyLong` wins 55.4%, but only 31.7% of
     four-player ones against three greedy (35.5%), so `mcts` plays it in two-seat Europe games only
-    (`MctsBot.seat_styles`; research/bot-experiments.md, sessions 28-29). Since session 38 it also takes no
-    face-up wild and draws no tickets after setup: 62.1% instead of 59.5% of 4000 paired deals."""
+    (`MctsBot.seat_styles`; research/bot-experiments.md, "a guide for two-seat Europe"). Taking no face-up wild
+    and drawing no tickets after setup, it wins 62.1% instead of 59.5% of 4000 paired deals."""
 
     name = "greedy_long_duel"
     map_knobs: ClassVar[dict[str, dict[str, float]]] = {**GreedyLong.map_knobs, "europe": EUROPE_DUEL_KNOBS}
@@ -70,8 +69,8 @@ class GreedyLongFour(GreedyLong):
     (not 35%). Against three greedy seats it wins 34.4% of 2000 four-player Europe games where `GreedyLong`
     wins 32.3% (the same deals: 112 better, 70 worse; +2.1 points, standard error 0.7), and with three and
     five seats it beats `GreedyLong` too (+3.9 and +1.2 points), so `mcts` plays it in Europe games of three
-    to five seats (`MctsBot.seat_styles`; research/bot-experiments.md, sessions 35 and 36). Since session 39 it
-    takes no face-up wild: against greedy 35.5% instead of 32.3% of 2000 paired four-player deals, 44.5%
+    to five seats (`MctsBot.seat_styles`; research/bot-experiments.md, "a guide for four-seat Europe"). Taking
+    no face-up wild, it wins against greedy 35.5% instead of 32.3% of 2000 paired four-player deals, 44.5%
     instead of 42.0% of 2000 three-player ones, and level (27.1%) on 1000 five-player ones."""
 
     name = "greedy_long_four"
