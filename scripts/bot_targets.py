@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The bots issue's targets, measured: `scripts/bot_targets.py [--only NAMES] [--scale F] [--jobs J] [--json]`.
+"""The bots issue's targets, measured: `scripts/bot_targets.py [--only NAMES] [--scale F] [--jobs J] [--json]
+[--save FILE]`.
 
 Runs one `ttr tournament` (`ttr.sim.tournament.run_tournament`) per target of the issue, seats rotated,
 and prints a table: the target, the games played, what was measured (a win rate with its Wilson 95%
@@ -14,16 +15,20 @@ the issue words it; with `--scale` below 1 the games are fewer and the row says 
 The search's games take 0.5 s of CPU per decision; on the compiled build (`scripts/compiled python
 scripts/bot_targets.py --jobs 2`) the whole list takes about 75 minutes on 2 cores. Each target
 has its own seeds (`--seed` plus a fixed offset), so a target's figure is the same whichever others run.
-`--list` prints the targets' names.
+`--list` prints the targets' names. `--save FILE` also writes the run as one JSON document (`ttr-bot-targets/1`:
+the commit and the build it ran on, the options, the rows), which `scripts/bot_results.py` turns into the
+table of `docs/bot-results.md`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ttr.sim.tournament import TournamentConfig, run_tournament
@@ -115,6 +120,33 @@ def run(target: Target, scale: float, seed: int, jobs: int, cache: dict[Any, dic
             "short": short, "seconds": round(time.monotonic() - started, 1)}
 
 
+def build() -> str:
+    """The build this process plays on: "compiled" where the engine is a mypyc extension (`scripts/compiled`),
+    else "pure Python"."""
+    import ttr.engine.game
+
+    return "compiled" if Path(ttr.engine.game.__file__ or "").suffix in (".so", ".pyd") else "pure Python"
+
+
+def commit() -> str:
+    """The commit of the repository this script is in (a `+` when the work tree has changes), or "unknown"."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True,
+                              check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+" if dirty else "")
+
+
+def run_document(rows: list[dict[str, Any]], argv: list[str]) -> dict[str, Any]:
+    """A run as `--save` writes it: what ran, where, and the rows."""
+    return {"format": "ttr-bot-targets/1", "commit": commit(), "build": build(),
+            "command": " ".join(["scripts/bot_targets.py", *argv]), "rows": rows}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the targets asked for and print the table (or JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -123,7 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes per tournament (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="added to every target's seeds (default 0)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--save", metavar="FILE", help="also write the run as a JSON document to FILE")
     parser.add_argument("--list", action="store_true", help="print the target names and stop")
+    argv = sys.argv[1:] if argv is None else argv
     args = parser.parse_args(argv)
     chosen = targets()
     if args.list:
@@ -144,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     for target in chosen:
         print(f"{target.name}: {max(1, round(target.games * args.scale))} games ...", file=sys.stderr, flush=True)
         rows.append(run(target, args.scale, args.seed, args.jobs, cache))
+    if args.save:
+        Path(args.save).write_text(json.dumps(run_document(rows, argv), indent=2) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0

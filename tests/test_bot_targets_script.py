@@ -78,3 +78,66 @@ def test_bad_options_are_refused_by_name(script: ModuleType, capsys: pytest.Capt
         with pytest.raises(SystemExit):
             script.main(argv)
         assert message in capsys.readouterr().err
+
+
+def _bot_results() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bot_results", ROOT / "scripts" / "bot_results.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bot_results"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_saved_run_names_its_commit_and_build_and_its_table_is_generated(
+        script: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    assert script.main(["--only", "greedy-random-new_york,greedy-random-europe", "--scale", "0.01",
+                        "--seed", "5", "--save", str(first)]) == 0
+    assert script.main(["--only", "greedy-random-europe", "--scale", "0.02", "--seed", "6",
+                        "--save", str(second)]) == 0
+    capsys.readouterr()
+    run = json.loads(first.read_text(encoding="utf-8"))
+    assert run["format"] == "ttr-bot-targets/1" and run["build"] == script.build()
+    assert run["build"] in ("pure Python", "compiled") and run["commit"]
+    assert run["command"].endswith("--save " + str(first))
+    assert [r["target"] for r in run["rows"]] == ["greedy-random-europe", "greedy-random-new_york"]
+    results = _bot_results()
+    page = results.render(results.load_runs([first, second]))
+    rows = [line for line in page.splitlines() if line.startswith("| greedy beats random")]
+    europe, new_york = rows  # one row a target, in the order first measured: the later run's Europe row
+    assert "europe" in europe and europe.split(" | ")[1] == "4" and europe.endswith("| short | 2 |")
+    assert "new_york" in new_york and new_york.split(" | ")[1] == "2" and new_york.endswith("| 1 |")
+    assert f"1. commit `{run['commit']}`, {run['build']} build" in page
+    assert results.main([str(first), "--out", str(tmp_path / "page.md")]) == 0
+    assert (tmp_path / "page.md").read_text(encoding="utf-8") == results.render(results.load_runs([first]))
+
+
+def test_the_kept_results_page_is_the_one_generated_from_the_kept_runs() -> None:
+    results = _bot_results()
+    runs = results.load_runs([ROOT / "docs" / "bot-results.json"])
+    expected = results.render(runs)
+    assert (ROOT / "docs" / "bot-results.md").read_text(encoding="utf-8") == expected, (
+        "run scripts/bot_results.py docs/bot-results.json --out docs/bot-results.md")
+    assert {row["target"] for run in runs for row in run["rows"]} == {t.name for t in _targets()}
+
+
+def _targets() -> list[Any]:
+    spec = importlib.util.spec_from_file_location("bot_targets_for_results", ROOT / "scripts" / "bot_targets.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bot_targets_for_results"] = module
+    spec.loader.exec_module(module)
+    return list(module.targets())
+
+
+def test_a_file_that_is_not_a_run_is_refused_by_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    results = _bot_results()
+    for name, text, message in (("other.json", '{"format": "ttr-record/1"}', "not a ttr-bot-targets/1 run"),
+                                ("rowless.json", '{"format": "ttr-bot-targets/1", "rows": [{"target": "x"}]}',
+                                 "a row lacks text"),
+                                ("broken.json", "{", "broken.json")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        with pytest.raises(SystemExit):
+            results.main([str(tmp_path / name)])
+        assert message in capsys.readouterr().err

@@ -3,7 +3,7 @@
 Each decision re-reads the seat view into a `Board` and works on a *plan*: the routes that connect its
 incomplete tickets by the cheapest paths over the routes still open to it (a greedy Steiner tree,
 `ttr.bots.planning.plan_tickets`; own routes are free, so the plan follows its network and re-plans
-around routes others take). See docs/bots.md for the whole behaviour.
+around routes others take). See research/bot-measurements.md for the whole behaviour.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ path q has already laid, `laid = d0(t) - dq(t)`, where d0 is the ticket's shorte
 board and dq the same distance when q's own routes cost nothing and routes of other seats are closed.
 The weight of t for q is `exp(per_train * laid)` (1 when q has laid nothing towards it): the chance of a
 ticket in a sampled hand grows with the work already done for it (`ttr.engine.sample.InfoSet.sample`
-takes these weights). `per_train` was fitted on greedy games (docs/bots.md).
+takes these weights). `per_train` was fitted on greedy games (research/bot-measurements.md).
 
 A dealt ticket set is then weighed as a whole (`TicketBelief.likelihood`): by the claimed routes it leaves
 unexplained, the face-up colours no path of it has, and, with a `ClaimReplay`, by the claims none of its
@@ -27,7 +27,7 @@ from typing import Any
 from ttr.bots.planning import INF, Board, MapIndex, closed_by, completed, cut_cost, dijkstra, path_to
 from ttr.maps import GameMap
 
-PER_TRAIN = 0.4  # log-weight per train laid towards a ticket (fitted, see docs/bots.md)
+PER_TRAIN = 0.4  # log-weight per train laid towards a ticket (fitted, see research/bot-measurements.md)
 SLACK = 1.0  # trains a route may add to a ticket's cheapest path and still serve it (`serving`)
 UNFIT = 1.0  # likelihood factor per colour taken face up that no path of a seat's sampled tickets has:
 UNFIT_BY_MAP = {"new_york": 0.2}  # fitted per map (in Europe, where greedy's paths wander, picks misled)

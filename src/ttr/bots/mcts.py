@@ -499,8 +499,8 @@ class MctsExpert(MctsBot):
     two-seat Europe, `GreedyLongFour` with more seats, `GreedyLong` in New York) in the other half: people
     are not greedy, and the level below, `hard`, is that guide alone (`ttr.bots.levels`). Against opponents
     that play like `GreedyLong` this mix gained more over the same seat's play than the greedy-only model
-    did (docs/bots.md: 32 / 19 paired New York games against the search at 0.15 s, 21 / 11 Europe games
-    against `greedy_long`); against greedy the two were level."""
+    did (research/bot-measurements.md: 32 / 19 paired New York games against the search at 0.15 s, 21 / 11 Europe
+    games against `greedy_long`); against greedy the two were level."""
 
     name = "expert"
     opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot, GreedyLong)  # until a decision names the guide

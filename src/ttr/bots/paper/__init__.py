@@ -1,5 +1,5 @@
 """The four agents of de Mesentier Silva, Lee, Togelius and Nealen, "AI-based Playtesting of Contemporary
-Board Games" (FDG 2017), on our full rules, following their intended behaviour (docs/bots.md lists what
+Board Games" (FDG 2017), on our full rules, following their intended behaviour (docs/fdg2017.md lists what
 the original code did differently)."""
 
 from ttr.bots.paper.destination_hungry import DestinationHungry

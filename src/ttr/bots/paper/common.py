@@ -1,6 +1,6 @@
 """What the four FDG 2017 agents share: the planning graph, fewest-route paths, colour choice, payment.
 
-Conventions of the original code kept here (see docs/bots.md):
+Conventions of the original code kept here (see docs/fdg2017.md, "The agents"):
 - the planning graph is every route still open to the seat, plus its own routes at cost 0;
 - paths are "fewest routes" (the original used networkx's unweighted shortest path; we break its ties,
   which followed networkx's adjacency order, by total length);
