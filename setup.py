@@ -2,7 +2,7 @@
 
 `pip install .` installs pure Python. With `TTR_COMPILE=1` set, the engine modules and the greedy policy
 that tournaments, simulations and the search's playouts spend their time in are also compiled to C
-extensions by mypyc (same source, same games: `tests/test_compiled.py`); `scripts/bench` does this in its
+extensions by mypyc (same source, same games: `tests/bots/test_compiled.py`); `scripts/bench` does this in its
 own virtual environment. Editable installs for development stay pure Python.
 """
 

@@ -5,7 +5,7 @@
 
 Run it ONLY after a deliberate rule change (a rule in docs/rules.md changed, or the engine was wrong
 about one and has been fixed), then review the diff of tests/golden/ and say in the commit why the
-counts or finals moved. Never run it to make tests/test_golden.py pass after a speed-up or a refactoring:
+counts or finals moved. Never run it to make tests/engine/test_golden.py pass after a speed-up or a refactoring:
 such a change must not alter a single legal-action count, record or final score, and if it does, the
 change has a bug.
 

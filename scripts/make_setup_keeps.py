@@ -4,7 +4,7 @@
 Writes `src/ttr/bots/data/setup-keeps-MAP.json` (`ttr.bots.setup_keeps`): greedy's keep of every setup
 offer of MAP (Europe: 1 long and 3 regular tickets, 59,280 offers) under the starting hands of the games
 seeded SEED. About 100 s for Europe with 3 hands. Make it again whenever greedy's ticket choice or the
-map's tickets change: `tests/test_setup_keeps.py` fails until then.
+map's tickets change: `tests/bots/test_setup_keeps.py` fails until then.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from ttr.bots.random_bot import RandomBot
 from ttr.engine import Action, Game, final_score, seat_view
 from ttr.maps import load_map
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "bots" / "simple_bot.py"
 PYTHON = shlex.quote(sys.executable)
 

@@ -15,7 +15,7 @@ from ttr.errors import RecordError
 from ttr.maps import load_map
 from ttr.records import read_position, read_record, replay, score_position, write_position, write_record
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 GOLDEN_GAMES = TESTS / "golden" / "games"
 
 

@@ -14,7 +14,7 @@ from ttr.cli.main import main
 from ttr.maps import load_map
 from ttr.records import write_record
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 FIXTURES = TESTS / "fixtures"
 EUROPE = load_map("europe")
 

@@ -8,8 +8,8 @@ from importlib import resources
 
 import pytest
 
+from engine.test_sample import _check_accounting
 from helpers import greedy_main_turn
-from test_sample import _check_accounting
 from ttr.bots.mcts import MctsBot, MctsExpert
 from ttr.bots.planning import Board
 from ttr.bots.setup_keeps import SetupKeeps, keep_mask, setup_pools, subset_rank, subsets

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[1]  # tests/
 RULE_ID = re.compile(r"^- ([EN]-[A-Z]+-\d+)\b", re.MULTILINE)
 
 

@@ -37,7 +37,7 @@ from ttr.sim.tournament import (
     run_tournament,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "bots" / "simple_bot.py"
 
 

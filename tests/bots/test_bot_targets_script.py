@@ -13,7 +13,7 @@ import pytest
 
 from ttr.sim.tournament import TournamentConfig, run_tournament
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ from ttr.errors import TTRError
 from ttr.maps import load_map, parse_map
 from ttr.records import read_position, read_record, replay, score_position, write_position
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 SCALE = float(os.environ.get("TTR_FUZZ_SCALE", "1"))  # e.g. TTR_FUZZ_SCALE=20 for a long hunt
 
 

@@ -28,7 +28,7 @@ from ttr.errors import TTRError
 from ttr.maps import load_map
 from ttr.records import read_record, replay, write_record
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 REGENERATE = ("the engine no longer matches its golden file. If a speed-up or refactoring caused this, the "
               "change has a bug: fix it. Run scripts/make_golden.py only after a deliberate rule change.")
 STEMS = [game_stem(*g) for g in GAMES]

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # Plays the games in a fresh interpreter and prints one JSON line: each compiled module's file, then per game
 # its action history and final scores.
