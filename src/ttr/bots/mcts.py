@@ -92,11 +92,11 @@ class MctsBot(BaseBot):
     """Flat information-set Monte Carlo search over greedy's move and a few alternatives; see the module."""
 
     name = "mcts"
-    iterations: int | None = None  # playouts per decision (a cap beside the other budgets)
-    time_limit: float | None = None  # or CPU seconds per decision
+    iterations: int | None = None  # playouts per decision (with a budget below: whichever ends first)
+    time_limit: float | None = None  # CPU seconds per decision
     playout_actions: int | None = None  # or playout actions per decision
-    fitted: ClassVar[dict[str, dict[int, int]]] = MCTS_PLAYOUT_ACTIONS  # with none of those: this map and seat
-    # count's playout actions (`ttr.bots.budgets`), or `FALLBACK_SECONDS` where it has none
+    fitted: ClassVar[dict[str, dict[int, int]]] = MCTS_PLAYOUT_ACTIONS  # with none of the three: this map and
+    # seat count's playout actions (`ttr.bots.budgets`), or `FALLBACK_SECONDS` where it has none
     depth: int | None = None  # playout actions before the estimate (None: to the end of the game)
     margin = 2.0  # points on average another candidate must gain over the guide's move to be played
     claims = 3  # claims considered beside the guide's move
@@ -150,12 +150,10 @@ class MctsBot(BaseBot):
         """A bot with the class budget, or the `iterations` / `time_limit` / `playout_actions` given (only
         those), and playout `depth`."""
         super().__init__(game_map, seat, seed)
-        self.use_fitted = True  # the fitted playout actions when no budget is set (`budget_for`)
         if iterations is not None or time_limit is not None or playout_actions is not None:
             self.iterations = iterations
             self.time_limit = time_limit
             self.playout_actions = playout_actions
-            self.use_fitted = False
         if depth is not None:
             self.depth = depth
         if self.iterations is not None and self.iterations < 1:
@@ -164,9 +162,6 @@ class MctsBot(BaseBot):
             raise ValueError("an mcts bot needs at least one playout action")
         if self.time_limit is not None and not self.time_limit > 0:
             raise ValueError("an mcts bot needs a positive time budget")
-        if (not self.use_fitted and self.iterations is None and self.time_limit is None
-                and self.playout_actions is None):
-            raise ValueError("an mcts bot needs an iteration, time or playout-action budget")
         self.guide: GreedyBot = self.guide_style(game_map, seat, seed)
         self._seats: int | None = None  # the game's seat count, once seen (`_fit_guide`)
         self.last_iterations = 0  # playouts of the last search
@@ -267,14 +262,15 @@ class MctsBot(BaseBot):
         action = first.decode(best % len(first.cat))
         return action if action in legal else guide_action
 
-    def budget_for(self, n: int) -> tuple[float | None, float | None]:
-        """The search's budget in an `n`-seat game, as (CPU seconds, playout actions), one of them None (both
-        None: only `iterations`): the budgets set, else the fitted playout actions of the map and seat count
-        (`fitted`), else `FALLBACK_SECONDS`."""
-        if self.time_limit is not None or self.playout_actions is not None or not self.use_fitted:
-            return self.time_limit, self.playout_actions
-        fitted = self.fitted.get(self.game_map.name, {}).get(n)
-        return (None, fitted) if fitted is not None else (FALLBACK_SECONDS, None)
+    def budget_for(self, n: int) -> tuple[float | None, int | None]:
+        """The search's budget in an `n`-seat game beside `iterations`, as (CPU seconds, playout actions), at
+        most one of them set: the `time_limit` or `playout_actions` set; with no budget set at all (neither
+        those nor `iterations`), the fitted playout actions of the map and seat count (`fitted`), or
+        `FALLBACK_SECONDS` on a map without them."""
+        if self.iterations is None and self.time_limit is None and self.playout_actions is None:
+            fitted = self.fitted.get(self.game_map.name, {}).get(n)
+            return (None, fitted) if fitted is not None else (FALLBACK_SECONDS, None)
+        return self.time_limit, None if self.time_limit is not None else self.playout_actions
 
     def is_wide(self, n: int) -> bool:
         """Whether `wide_claims` has this map and an `n`-seat game (every claim weighed, `wide_margin`)."""
@@ -534,7 +530,7 @@ def t_critical(dof: int) -> float:
 
 class MctsExpert(MctsBot):
     """`expert`: the search with its fitted playout actions per decision (`ttr.bots.budgets`, what 0.5 s gave
-    on the pure-Python build; at most 1500 playouts), as `mcts`, but the other seats
+    on the pure-Python build), as `mcts`, but the other seats
     play greedy in half its worlds and the game's fitted guide (`MctsBot.guide_for`: `GreedyLongDuel` in
     two-seat Europe, `GreedyLongFour` with more seats, `GreedyLong` in New York) in the other half: people
     are not greedy, and the level below, `hard`, is that guide alone (`ttr.bots.levels`). Against opponents
@@ -544,7 +540,6 @@ class MctsExpert(MctsBot):
 
     name = "expert"
     opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot, GreedyLong)  # until a decision names the guide
-    iterations = 1500
     fitted = EXPERT_PLAYOUT_ACTIONS
 
     def _fit_guide(self, n: int) -> None:
