@@ -15,6 +15,7 @@ little.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import sys
@@ -33,30 +34,38 @@ CONFIGS = (("europe", 2), ("europe", 3), ("europe", 4), ("europe", 5),
 EXPERT_CAP = 1500  # the playout cap `expert` had beside its 0.5 s
 
 
-class Timed:
-    """A bot whose decisions are timed: per decision, its CPU seconds and the search's playouts."""
+class Enough(Exception):
+    """The bot has made the decisions asked for: the game stops there."""
 
-    def __init__(self, bot: MctsBot) -> None:
+
+class Timed:
+    """A bot whose decisions are timed: per decision, its CPU seconds and the search's playouts and actions."""
+
+    def __init__(self, bot: MctsBot, most: int | None = None) -> None:
         self.bot = bot
         self.name = bot.name
+        self.most = most
         self.decisions: list[tuple[float, int, int]] = []
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         """The bot's move, timed."""
+        if self.most is not None and len(self.decisions) >= self.most:
+            raise Enough
         start = time.thread_time()
         action = self.bot.choose(view, legal)
         self.decisions.append((time.thread_time() - start, self.bot.last_iterations, self.bot.last_actions))
         return action
 
 
-def timed_bot(name: str, game_map: GameMap, seat: int, seed: int, seconds: float) -> Timed:
-    """`name` (mcts or expert) with a time budget of `seconds` a decision, timed."""
+def timed_bot(name: str, game_map: GameMap, seat: int, seed: int, seconds: float, most: int | None) -> Timed:
+    """`name` (mcts or expert) with a time budget of `seconds` a decision, timed (at most `most` decisions)."""
     if name == "expert":
-        return Timed(MctsExpert(game_map, seat, seed, iterations=EXPERT_CAP, time_limit=seconds))
-    return Timed(MctsBot(game_map, seat, seed, time_limit=seconds))
+        return Timed(MctsExpert(game_map, seat, seed, iterations=EXPERT_CAP, time_limit=seconds), most)
+    return Timed(MctsBot(game_map, seat, seed, time_limit=seconds), most)
 
 
-def fit(name: str, map_name: str, seats: int, games: int, seconds: float, seed: int) -> dict[str, Any]:
+def fit(name: str, map_name: str, seats: int, games: int, seconds: float, seed: int,
+        most: int | None = None) -> dict[str, Any]:
     """The playouts of the decisions of `name` that ran to the time limit in `games` games."""
     game_map = load_map(map_name)
     full: list[int] = []  # playout actions of the decisions at the limit
@@ -64,9 +73,10 @@ def fit(name: str, map_name: str, seats: int, games: int, seconds: float, seed: 
     decisions = 0
     for i in range(games):
         me = i % seats
-        timed = timed_bot(name, game_map, me, seed + i, seconds)
+        timed = timed_bot(name, game_map, me, seed + i, seconds, most)
         bots: list[Bot] = [timed if q == me else make_bot("greedy", game_map, q, seed + i) for q in range(seats)]
-        play_game(game_map, bots, seed + i)
+        with contextlib.suppress(Enough):
+            play_game(game_map, bots, seed + i)
         decisions += len(timed.decisions)
         at_limit = [(n, a) for spent, n, a in timed.decisions if spent >= 0.9 * seconds and n > 0]
         full += [a for _, a in at_limit]
@@ -87,6 +97,8 @@ def main() -> int:
     parser.add_argument("--bots", default="expert,mcts", help="bots to fit (default expert,mcts)")
     parser.add_argument("--only", default=None, help="one configuration, e.g. europe:2")
     parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--decisions", type=int, default=None,
+                        help="stop each game after the bot's first this many decisions (default: play it out)")
     parser.add_argument("--json", action="store_true", help="also print each result as a JSON line")
     args = parser.parse_args()
     configs = CONFIGS
@@ -97,7 +109,7 @@ def main() -> int:
           flush=True)
     for name in args.bots.split(","):
         for map_name, seats in configs:
-            row = fit(name, map_name, seats, args.games, args.seconds, args.seed)
+            row = fit(name, map_name, seats, args.games, args.seconds, args.seed, args.decisions)
             if "median" in row:
                 print(f"{name:<7} {map_name:<9} {seats} seats: {row['at_limit']:>4} of {row['decisions']:>4} "
                       f"decisions at the limit; playout actions median {row['median']:>6}, "
