@@ -1,7 +1,8 @@
 """ttr: Ticket to Ride Europe and New York.
 
-`__version__` is the installed distribution's version (`ttr-game`, set in pyproject.toml, its one place);
-run from a source checkout that is not installed, it is read from that checkout's pyproject.toml.
+`__version__` (read when first asked for) is the installed distribution's version (`ttr-game`, set in
+pyproject.toml, its one place); in a source checkout (src/ttr beside pyproject.toml) it is read from that
+checkout's pyproject.toml.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ DISTRIBUTION = "ttr-game"  # the name on PyPI: `pip install ttr-game`; the impor
 
 def _version() -> str:
     """The version of the installed distribution, or of the source checkout this package lies in."""
-    from importlib.metadata import PackageNotFoundError, version
     from pathlib import Path
 
     here = Path(__file__).resolve().parent
@@ -26,6 +26,8 @@ def _version() -> str:
                 return str(project["version"])
         except (OSError, tomllib.TOMLDecodeError):
             pass
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version(DISTRIBUTION)
     except PackageNotFoundError:
@@ -37,6 +39,11 @@ def install_hint(extra: str) -> str:
     return f"pip install '{DISTRIBUTION}[{extra}]'"
 
 
-__version__ = _version()
+def __getattr__(name: str) -> str:
+    """`ttr.__version__`, read when first asked for (importing `ttr` stays cheap: bot workers import it)."""
+    if name == "__version__":
+        value = globals()["__version__"] = _version()
+        return value
+    raise AttributeError(f"module 'ttr' has no attribute {name!r}")
 
 __all__ = ["DISTRIBUTION", "__version__", "install_hint"]
