@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Fit the search's playout budgets: `scripts/fit_playouts.py [--games N] [--seconds S] [--bots expert,mcts]`.
 
-`mcts` and `expert` search a fixed number of playout actions a decision (`ttr.bots.budgets.FITTED_PLAYOUTS`), so
-that a level plays the same games on the pure-Python and the compiled build. This measures what those
-numbers should be: for each map and seat count it plays N games (the bot in seat `i % seats` of game i with
+`mcts` and `expert` search a fixed number of playout actions a decision (`ttr.bots.budgets`), so that a
+level plays the same games on the pure-Python and the compiled build. This measures what those numbers
+should be: for each map and seat count it plays N games (the bot in seat `i % seats` of game i with
 a time budget of S CPU seconds a decision, the old budget; the other seats greedy) on the build this Python
 runs, and prints, per bot and configuration, the playout actions of the decisions that ran to the time limit
 (those that stopped early, with one candidate left, say nothing of the budget): their count, quartiles

@@ -13,7 +13,7 @@ import pytest
 from helpers import greedy_main_turn
 from ttr.bots import make_bot, play_game
 from ttr.bots.base import legal_actions
-from ttr.bots.budgets import EXPERT_PLAYOUT_ACTIONS, FALLBACK_SECONDS, MCTS_PLAYOUT_ACTIONS
+from ttr.bots.budgets import FALLBACK_SECONDS, PLAYOUT_ACTIONS
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.mcts import MctsBot, MctsExpert, t_critical
 from ttr.bots.mcts_policy import estimate, ticket_paths
@@ -286,8 +286,8 @@ def test_budgets_are_checked_and_a_bot_without_one_gets_the_fitted_playout_actio
     with pytest.raises(ValueError, match="time"):
         MctsBot(game_map, 0, 0, time_limit=-1.0)
     bot = MctsBot(game_map, 0, 0)
-    assert bot.budget_for(3) == (None, MCTS_PLAYOUT_ACTIONS["new_york"][3])
-    assert MctsExpert(game_map, 0, 0).budget_for(2) == (None, EXPERT_PLAYOUT_ACTIONS["new_york"][2])
+    assert bot.budget_for(3) == (None, PLAYOUT_ACTIONS["new_york"][3])
+    assert MctsExpert(game_map, 0, 0).budget_for(2) == (None, PLAYOUT_ACTIONS["new_york"][2])
     assert MctsBot(game_map, 0, 0, time_limit=2.0).budget_for(2) == (2.0, None)  # `mcts:2s`
     assert MctsBot(game_map, 0, 0, iterations=40).budget_for(2) == (None, None)  # `mcts:40`: 40 playouts
     custom = dataclasses.replace(game_map, name="my_map")  # a map without fitted figures: seconds, as before
@@ -302,7 +302,7 @@ def test_the_default_budget_is_a_count_not_a_clock(monkeypatch: pytest.MonkeyPat
 
     game_map, game = greedy_main_turn("new_york", 2, seed=3, seat=0, after=8)
     view, legal = seat_view(game, 0), legal_actions(game)[1]
-    budget = MCTS_PLAYOUT_ACTIONS["new_york"][2]
+    budget = PLAYOUT_ACTIONS["new_york"][2]
 
     def decide(tick: float) -> tuple[Action, int, int]:
         now = [0.0]

@@ -28,7 +28,7 @@ def test_bad_mcts_specs_are_refused_by_name(spec: str) -> None:
 
 def test_the_levels_people_play_are_the_ladder_of_bots() -> None:
     """easy, medium, hard, expert: each measured to beat the one below (docs/bots.md, "Difficulty levels")."""
-    from ttr.bots.budgets import EXPERT_PLAYOUT_ACTIONS
+    from ttr.bots.budgets import PLAYOUT_ACTIONS
     from ttr.bots.greedy import GreedyBot
     from ttr.bots.levels import FittedGuide
     from ttr.bots.mcts import MctsExpert
@@ -40,7 +40,7 @@ def test_the_levels_people_play_are_the_ladder_of_bots() -> None:
         "easy": LongRouteJunkie, "medium": GreedyBot, "hard": FittedGuide, "expert": MctsExpert}
     expert = bots["expert"]
     assert isinstance(expert, MctsExpert)
-    assert expert.budget_for(4) == (None, EXPERT_PLAYOUT_ACTIONS["europe"][4])  # a count: the same on every build
+    assert expert.budget_for(4) == (None, PLAYOUT_ACTIONS["europe"][4])  # a count: the same on every build
 
 
 @pytest.mark.parametrize(("spec", "seconds"), [("mcts:2s", 2.0), ("mcts:0.25s", 0.25), ("mcts:.1s", 0.1)])

@@ -53,7 +53,7 @@ decision: a count, not a clock, so a level makes the same moves on the pure-Pyth
 (the compiled one only sooner) and on a loaded machine, and the same seed gives the same game. It counts
 actions rather than playouts because a playout's cost is its length: early in a game a playout is long and
 0.5 s gave a few of them, near the end many. A map without fitted figures gets `FALLBACK_SECONDS`. Other
-budgets: `iterations` playouts per decision (`mcts:N`; `expert` also caps its playouts so) or `time_limit`
+budgets: `iterations` playouts per decision (`mcts:N`) or `time_limit`
 seconds (`mcts:Ts`: the whole decision, the guide's move and the belief included; it stops before a world
 that would overrun it by the mean time of the worlds so far, so every candidate has the same worlds and a
 decision ends at most about one world's time late). The time is the CPU time of the thread
@@ -70,7 +70,7 @@ from typing import Any, ClassVar
 
 from ttr.bots.base import BaseBot
 from ttr.bots.blocking import world_block_damage
-from ttr.bots.budgets import EXPERT_PLAYOUT_ACTIONS, FALLBACK_SECONDS, MCTS_PLAYOUT_ACTIONS
+from ttr.bots.budgets import FALLBACK_SECONDS, PLAYOUT_ACTIONS
 from ttr.bots.denial import DenyingLong, DenyingLongDuel
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.inference import ClaimReplay, TicketBelief, face_up_picks
@@ -95,7 +95,7 @@ class MctsBot(BaseBot):
     iterations: int | None = None  # playouts per decision (with a budget below: whichever ends first)
     time_limit: float | None = None  # CPU seconds per decision
     playout_actions: int | None = None  # or playout actions per decision
-    fitted: ClassVar[dict[str, dict[int, int]]] = MCTS_PLAYOUT_ACTIONS  # with none of the three: this map and
+    fitted: ClassVar[dict[str, dict[int, int]]] = PLAYOUT_ACTIONS  # with none of the three: this map and
     # seat count's playout actions (`ttr.bots.budgets`), or `FALLBACK_SECONDS` where it has none
     depth: int | None = None  # playout actions before the estimate (None: to the end of the game)
     margin = 2.0  # points on average another candidate must gain over the guide's move to be played
@@ -540,7 +540,6 @@ class MctsExpert(MctsBot):
 
     name = "expert"
     opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot, GreedyLong)  # until a decision names the guide
-    fitted = EXPERT_PLAYOUT_ACTIONS
 
     def _fit_guide(self, n: int) -> None:
         """The guide of an `n`-seat game, and the other seats modelled as greedy or as that guide by turns
