@@ -3,7 +3,7 @@
     python examples/openspiel_ismcts.py --map new_york --games 40 --simulations 50
 
 Seats alternate between games; chance outcomes and the random seat's moves come from a seeded generator
-per game. Prints the ISMCTS seat's wins with a 95% Wilson interval. Needs `pip install 'ttr[openspiel]'`.
+per game. Prints the ISMCTS seat's wins with a 95% Wilson interval. Needs `pip install 'ttr-game[openspiel]'`.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ reports the win rate with a 95% Wilson interval, next to the untrained policy (u
 
     python examples/train_policy.py --map europe --players 2 --minutes 4 --eval-games 200
 
-Needs `pip install 'ttr[envs]'`.
+Needs `pip install 'ttr-game[envs]'`.
 """
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ def main() -> None:
     for map_name in ("europe", "new_york"):
         result = bench_openspiel(map_name, 2, args.seconds, args.seed)
         if result is None:
-            print("openspiel: not installed (pip install 'ttr[openspiel]')")
+            print("openspiel: not installed (pip install 'ttr-game[openspiel]')")
             break
         rate, cpu_rate, games = result
         print(f"{'openspiel':<12} {map_name:<9} {2:>7} {'-':<9} {rate:>9.0f} {cpu_rate:>11.0f} {games:>6}",

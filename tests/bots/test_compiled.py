@@ -1,7 +1,8 @@
 """The compiled build (`TTR_COMPILE=1`, setup.py: the engine and greedy compiled by mypyc) plays the same games
 as pure Python: every listed module really is a C extension, and whole games of greedy playouts, the fitted
 guide, a paper agent, a subclass made at run time and the search at a fixed playout count come out action
-for action and score for score the same.
+for action and score for score the same, and the `expert` level with its own budget (playout actions) makes
+the same moves after the same work.
 
 It builds the extensions once into a copy of the source (about a minute on one core), with the mypyc of the
 development environment, so it needs a C compiler and the Python headers, as `scripts/bench` does."""
@@ -62,7 +63,19 @@ games.append([twin.history, final_score(twin).to_json(), twin.history == game.hi
 from ttr.bots import BOTS, registry_name
 from ttr.cli.console import engine_build
 names = {name: registry_name(name) for name in BOTS}  # what /api/bots lists (a compiled class's `name` is not)
-print(json.dumps({"files": files, "games": games, "build": engine_build(), "names": names}))
+# the `expert` level with its own budget (playout actions, ttr.bots.budgets): the same move after the same work
+from ttr.bots.base import legal_actions
+from ttr.bots.mcts import MctsExpert
+from ttr.engine import seat_view
+expert = []
+for map_name, players, seed in (("europe", 2, 21), ("europe", 4, 22), ("new_york", 2, 23)):
+    game_map = load_map(map_name)
+    game = Game.new(game_map, players, seed=seed)
+    GreedyPlayout(game_map, players, seed).run(game, 30)
+    bot = MctsExpert(game_map, game.current, seed)
+    action = bot.choose(seat_view(game, game.current), legal_actions(game)[1])
+    expert.append([repr(action), bot.last_iterations, bot.last_actions])
+print(json.dumps({"files": files, "games": games, "build": engine_build(), "names": names, "expert": expert}))
 """
 
 # Serves on the build it is run with (the app in-process, bots in a worker process, as `ttr serve`) and plays
@@ -139,6 +152,7 @@ def test_the_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) 
     assert (compiled["build"], pure["build"]) == ("compiled (mypyc)", "pure Python")  # what `ttr serve` says
     assert compiled["games"] == pure["games"]
     assert compiled["names"] == pure["names"] and pure["names"]["medium"] == "greedy"
+    assert compiled["expert"] == pure["expert"] and sum(actions for *_, actions in pure["expert"]) > 0
     games = compiled["games"]
     assert isinstance(games, list)
     assert games[-2][2] == [False, 0.6]  # a subclass made at run time keeps its knobs in the compiled build

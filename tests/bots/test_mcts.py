@@ -3,6 +3,7 @@ reproducible by seed, reading only the seat view; the playouts' board equals the
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from itertools import pairwise
 from typing import Any
@@ -12,8 +13,9 @@ import pytest
 from helpers import greedy_main_turn
 from ttr.bots import make_bot, play_game
 from ttr.bots.base import legal_actions
+from ttr.bots.budgets import FALLBACK_SECONDS, PLAYOUT_ACTIONS
 from ttr.bots.greedy import GreedyBot
-from ttr.bots.mcts import MctsBot, t_critical
+from ttr.bots.mcts import MctsBot, MctsExpert, t_critical
 from ttr.bots.mcts_policy import estimate, ticket_paths
 from ttr.bots.planning import Board, map_index, sort_options
 from ttr.bots.playout import GreedyPlayout
@@ -275,13 +277,47 @@ def test_a_script_can_value_a_move_with_the_searchs_parts() -> None:
     assert bot.playouts_for(2) is bot.playouts_for(2)  # made once
 
 
-def test_budgets_are_required() -> None:
+def test_budgets_are_checked_and_a_bot_without_one_gets_the_fitted_playout_actions() -> None:
     game_map = load_map("new_york")
-    no_budget = type("NoBudget", (MctsBot,), {"time_limit": None, "iterations": None})
-    with pytest.raises(ValueError, match="budget"):
-        no_budget(game_map, 0, 0)
     with pytest.raises(ValueError, match="iteration"):
         MctsBot(game_map, 0, 0, iterations=0)
+    with pytest.raises(ValueError, match="playout action"):
+        MctsBot(game_map, 0, 0, playout_actions=0)
+    with pytest.raises(ValueError, match="time"):
+        MctsBot(game_map, 0, 0, time_limit=-1.0)
+    bot = MctsBot(game_map, 0, 0)
+    assert bot.budget_for(3) == (None, PLAYOUT_ACTIONS["new_york"][3])
+    assert MctsExpert(game_map, 0, 0).budget_for(2) == (None, PLAYOUT_ACTIONS["new_york"][2])
+    assert MctsBot(game_map, 0, 0, time_limit=2.0).budget_for(2) == (2.0, None)  # `mcts:2s`
+    assert MctsBot(game_map, 0, 0, iterations=40).budget_for(2) == (None, None)  # `mcts:40`: 40 playouts
+    custom = dataclasses.replace(game_map, name="my_map")  # a map without fitted figures: seconds, as before
+    assert MctsBot(custom, 0, 0).budget_for(2) == (FALLBACK_SECONDS, None)
+
+
+def test_the_default_budget_is_a_count_not_a_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`mcts` without a budget makes the same decision, after the same playouts and playout actions, however
+    fast the clock runs (a slow build or a loaded machine): its budget is the fitted playout actions, and it
+    stops at them (within a world's worth)."""
+    import ttr.bots.mcts as mcts_module
+
+    game_map, game = greedy_main_turn("new_york", 2, seed=3, seat=0, after=8)
+    view, legal = seat_view(game, 0), legal_actions(game)[1]
+    budget = PLAYOUT_ACTIONS["new_york"][2]
+
+    def decide(tick: float) -> tuple[Action, int, int]:
+        now = [0.0]
+
+        def clock() -> float:
+            now[0] += tick
+            return now[0]
+
+        monkeypatch.setattr(mcts_module.time, "thread_time", clock)
+        bot = MctsBot(game_map, 0, 1)
+        return bot.choose(view, legal), bot.last_iterations, bot.last_actions
+
+    fast, slow = decide(1e-6), decide(1.0)  # a microsecond or a second a clock read
+    assert fast == slow
+    assert fast[1] > 0 and 0 < fast[2] <= 1.5 * budget
 
 
 def test_the_estimate_is_the_final_score_at_the_end_and_values_done_tickets() -> None:
@@ -399,7 +435,7 @@ def test_the_other_seats_policy_changes_from_world_to_world() -> None:
 def test_expert_models_the_other_seats_as_greedy_and_greedy_long_by_turns() -> None:
     """`expert` (people's top level) plays the other seats as greedy in half its worlds and as `GreedyLong`
     in the other half; `mcts` (the measured search) models them as greedy only."""
-    from ttr.bots.mcts import MctsExpert
+
     from ttr.bots.styles import GreedyLong
 
     game_map, game = greedy_main_turn("new_york", 2, seed=2, seat=0, after=6)
@@ -425,7 +461,7 @@ def test_expert_models_the_other_seats_as_greedy_and_the_games_fitted_guide(map_
     """`expert`'s second model of the other seats is the guide fitted to the map and seat count, the bot
     people meet as `hard`: its playouts and the belief's claim replay use it."""
     from ttr.bots import styles
-    from ttr.bots.mcts import MctsExpert
+
 
     style = getattr(styles, fitted)
     game_map, game = greedy_main_turn(map_name, seats, seed=3, seat=0, after=2 * seats)

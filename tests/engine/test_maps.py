@@ -607,7 +607,7 @@ def test_board_placement_places_the_cities() -> None:
 
 def test_png_needs_cairosvg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if not installed: importing it fails
-    with pytest.raises(MapError, match=r"install it with pip install 'ttr\[png\]'"):
+    with pytest.raises(MapError, match=r"install it with pip install 'ttr-game\[png\]'"):
         render_png(load_map("new_york"), tmp_path / "board.png")
     assert not (tmp_path / "board.png").exists()
 

@@ -55,7 +55,7 @@ def start_postgres() -> Postgres:
     try:
         import psycopg  # noqa: F401
     except ImportError:
-        raise PostgresUnavailable("psycopg is not installed (pip install '.[postgres]')") from None
+        raise PostgresUnavailable("psycopg is not installed (pip install 'ttr-game[postgres]')") from None
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_version)
     if not found:
         raise PostgresUnavailable("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb; "

@@ -17,7 +17,7 @@ def test_mcts_levels_and_iteration_counts() -> None:
     assert easy.time_limit is None  # a playout budget only: the same seed gives the same game
     budgets = {spec: getattr(make_bot(spec, europe, 0, 5), "iterations", None)
                for spec in ["mcts:expert", "mcts:hard", "expert", "mcts:37"]}
-    assert budgets == {"mcts:expert": 1500, "mcts:hard": 300, "expert": 1500, "mcts:37": 37}
+    assert budgets == {"mcts:expert": 1500, "mcts:hard": 300, "expert": None, "mcts:37": 37}
 
 
 @pytest.mark.parametrize("spec", ["mcts:", "mcts:fast", "mcts:0", "mcts:-3", "mcts:1.5"])
@@ -28,6 +28,7 @@ def test_bad_mcts_specs_are_refused_by_name(spec: str) -> None:
 
 def test_the_levels_people_play_are_the_ladder_of_bots() -> None:
     """easy, medium, hard, expert: each measured to beat the one below (docs/bots.md, "Difficulty levels")."""
+    from ttr.bots.budgets import PLAYOUT_ACTIONS
     from ttr.bots.greedy import GreedyBot
     from ttr.bots.levels import FittedGuide
     from ttr.bots.mcts import MctsExpert
@@ -37,7 +38,9 @@ def test_the_levels_people_play_are_the_ladder_of_bots() -> None:
     bots = {level: make_bot(level, europe, 0, 5) for level in ("easy", "medium", "hard", "expert")}
     assert {level: type(bot) for level, bot in bots.items()} == {
         "easy": LongRouteJunkie, "medium": GreedyBot, "hard": FittedGuide, "expert": MctsExpert}
-    assert getattr(bots["expert"], "time_limit", None) == 0.5
+    expert = bots["expert"]
+    assert isinstance(expert, MctsExpert)
+    assert expert.budget_for(4) == (None, PLAYOUT_ACTIONS["europe"][4])  # a count: the same on every build
 
 
 @pytest.mark.parametrize(("spec", "seconds"), [("mcts:2s", 2.0), ("mcts:0.25s", 0.25), ("mcts:.1s", 0.1)])

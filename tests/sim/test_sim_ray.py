@@ -10,7 +10,7 @@ from ttr.sim.rows import read_table
 from ttr.sim.simulate import simulate, table_path
 from ttr.sim.tournament import TournamentConfig
 
-ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'ttr[ray]')")
+ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'ttr-game[ray]')")
 
 
 @pytest.fixture(scope="module")

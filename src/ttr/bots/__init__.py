@@ -5,7 +5,7 @@ line to `BOTS` (name -> a factory `(game_map, seat, seed) -> Bot`, usually the c
 argument (`prefix:argument`) go in `PREFIXES` (prefix -> `(argument, game_map, seat, seed) -> Bot`):
 `cmd:COMMAND` (a program, `ttr.bots.cmd_bot`) and `mcts:LEVEL` or `mcts:N` (MCTS with `MCTS_LEVELS[LEVEL]` or N
 playouts per decision and no time limit, so reproducible from the seed), or `mcts:Ts` (T seconds of CPU per
-decision, as `mcts` has 0.5 s).
+decision; `mcts` alone searches its fitted playout actions, `ttr.bots.budgets`).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ BOTS: dict[str, BotFactory] = {
 # playouts per decision; a greedy playout of 4-player Europe costs tens of ms, so `mcts:easy` adds about 18 s of
 # CPU to a 4-player Europe game (measured), `mcts:expert` hours
 MCTS_LEVELS: dict[str, int] = {"easy": 4, "medium": 25, "hard": 300,
-                               "expert": MctsExpert.iterations or 1500}
+                               "expert": 1500}
 
 
 MAX_MCTS_SECONDS = 600.0  # the longest time budget `mcts:Ts` accepts per decision
@@ -50,7 +50,7 @@ MAX_MCTS_SECONDS = 600.0  # the longest time budget `mcts:Ts` accepts per decisi
 
 def make_mcts_bot(argument: str, game_map: GameMap, seat: int, seed: int) -> Bot:
     """`mcts:LEVEL` (easy 4, medium 25, hard 300, expert 1500 playouts per decision), `mcts:N` playouts, or
-    `mcts:Ts` (e.g. `mcts:2s`, `mcts:0.25s`): T seconds of CPU per decision, as `mcts` has 0.5 s."""
+    `mcts:Ts` (e.g. `mcts:2s`, `mcts:0.25s`): T seconds of CPU per decision."""
     iterations = MCTS_LEVELS.get(argument)
     if iterations is not None:
         return MctsBot(game_map, seat, seed, iterations=iterations)

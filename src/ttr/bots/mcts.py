@@ -47,13 +47,19 @@ The search is one level deep (a flat Monte Carlo search over the root moves; the
 and the seat's own later moves its style), which the playouts' accuracy repays better than a deeper tree
 would at this budget: a full greedy playout costs about 21 ms in two-player Europe and 3 ms in New York.
 
-Budgets: `iterations` playouts per decision (reproducible) or `time_limit` seconds (`mcts`: 0.5 s for the
-whole decision, the guide's move and the belief included; it stops before a world that would overrun it by
-the mean time of the worlds so far, so every candidate has the same worlds and a decision ends at most
-about one world's time late: at most 0.508-0.524 s in runs of 130-134 Europe decisions). The time is the
-CPU time of the thread (`time.thread_time`): on an idle core the same as wall time, and on a loaded
-machine the search still gets its 0.5 s of one core, only later.
-`mcts:N` is N playouts per decision, `mcts:Ts` T seconds.
+Budgets: by default the search plays a fixed number of playout *actions* a decision (`playout_actions`),
+fitted per map and seat count (`ttr.bots.budgets`) to what the pure-Python build reached in 0.5 s of CPU a
+decision: a count, not a clock, so a level makes the same moves on the pure-Python and the compiled build
+(the compiled one only sooner) and on a loaded machine, and the same seed gives the same game. It counts
+actions rather than playouts because a playout's cost is its length: early in a game a playout is long and
+0.5 s gave a few of them, near the end many. A map without fitted figures gets `FALLBACK_SECONDS`. Other
+budgets: `iterations` playouts per decision (`mcts:N`) or `time_limit`
+seconds (`mcts:Ts`: the whole decision, the guide's move and the belief included; it stops before a world
+that would overrun it by the mean time of the worlds so far, so every candidate has the same worlds and a
+decision ends at most about one world's time late). The time is the CPU time of the thread
+(`time.thread_time`): on an idle core the same as wall time, and on a loaded machine the search still gets
+its time of one core, only later. Whatever the budget, the search stops a world early rather than give
+the candidates unequal worlds.
 """
 
 from __future__ import annotations
@@ -64,6 +70,7 @@ from typing import Any, ClassVar
 
 from ttr.bots.base import BaseBot
 from ttr.bots.blocking import world_block_damage
+from ttr.bots.budgets import FALLBACK_SECONDS, PLAYOUT_ACTIONS
 from ttr.bots.denial import DenyingLong, DenyingLongDuel
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.inference import ClaimReplay, TicketBelief, face_up_picks
@@ -85,8 +92,11 @@ class MctsBot(BaseBot):
     """Flat information-set Monte Carlo search over greedy's move and a few alternatives; see the module."""
 
     name = "mcts"
-    iterations: int | None = None  # playouts per decision
-    time_limit: float | None = 0.5  # or seconds per decision
+    iterations: int | None = None  # playouts per decision (with a budget below: whichever ends first)
+    time_limit: float | None = None  # CPU seconds per decision
+    playout_actions: int | None = None  # or playout actions per decision
+    fitted: ClassVar[dict[str, dict[int, int]]] = PLAYOUT_ACTIONS  # with none of the three: this map and
+    # seat count's playout actions (`ttr.bots.budgets`), or `FALLBACK_SECONDS` where it has none
     depth: int | None = None  # playout actions before the estimate (None: to the end of the game)
     margin = 2.0  # points on average another candidate must gain over the guide's move to be played
     claims = 3  # claims considered beside the guide's move
@@ -135,21 +145,27 @@ class MctsBot(BaseBot):
     track_miss = 0.02  # the other seats are modelled by one policy: this many worlds, this weight kept per miss
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
-                 time_limit: float | None = None, depth: int | None = None) -> None:
-        """A bot with the class budget, or the `iterations` / `time_limit` / playout `depth` given."""
+                 time_limit: float | None = None, playout_actions: int | None = None,
+                 depth: int | None = None) -> None:
+        """A bot with the class budget, or the `iterations` / `time_limit` / `playout_actions` given (only
+        those), and playout `depth`."""
         super().__init__(game_map, seat, seed)
-        if iterations is not None or time_limit is not None:
+        if iterations is not None or time_limit is not None or playout_actions is not None:
             self.iterations = iterations
             self.time_limit = time_limit
+            self.playout_actions = playout_actions
         if depth is not None:
             self.depth = depth
-        if self.iterations is None and self.time_limit is None:
-            raise ValueError("an mcts bot needs an iteration or time budget")
         if self.iterations is not None and self.iterations < 1:
             raise ValueError("an mcts bot needs at least one iteration")
+        if self.playout_actions is not None and self.playout_actions < 1:
+            raise ValueError("an mcts bot needs at least one playout action")
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise ValueError("an mcts bot needs a positive time budget")
         self.guide: GreedyBot = self.guide_style(game_map, seat, seed)
         self._seats: int | None = None  # the game's seat count, once seen (`_fit_guide`)
         self.last_iterations = 0  # playouts of the last search
+        self.last_actions = 0  # ... and the actions they played
         self.last_values: dict[int, float] = {}  # candidate id -> its mean gain over the guide's move (last search)
         self._playouts: list[list[GreedyPlayout]] = []  # per opponent style, per own style (0: the guide's)
         self._style_bots: list[GreedyBot] = []  # one bot per style, for the style's move
@@ -160,6 +176,7 @@ class MctsBot(BaseBot):
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         """The guide's move, unless the search finds a candidate clearly better on the sampled worlds."""
         self.last_iterations = 0
+        self.last_actions = 0
         self.last_values = {}
         if len(legal) == 1:
             return legal[0]
@@ -195,14 +212,22 @@ class MctsBot(BaseBot):
         if len(cands) < 2:
             return guide_action
         by_opponents = self.playouts_for(first.n)
-        deadline = clock + self.time_limit if self.time_limit is not None else math.inf
+        seconds, actions = self.budget_for(first.n)
+        if seconds is not None:  # the budget's meter: CPU seconds since the decision began, or playout actions
+            def spent() -> float:
+                return time.thread_time()
+            deadline = clock + seconds
+        else:
+            def spent() -> float:
+                return float(self.last_actions)
+            deadline = actions if actions is not None else math.inf
         limit = self.iterations if self.iterations is not None else 1 << 60
         gains = dict.fromkeys(cands, 0.0)  # per candidate: the sum over its worlds of its margin minus the guide's
         squares = dict.fromkeys(cands, 0.0)
         worlds = dict.fromkeys(cands, 0)
         live = cands[:]
         world = first
-        start = time.thread_time()
+        start = spent()
         n = 0
         while len(live) > 1 and self.last_iterations + len(live) <= max(limit, len(cands)):
             playouts = by_opponents[n % len(by_opponents)]  # the other seats' style of this world
@@ -216,8 +241,8 @@ class MctsBot(BaseBot):
             n += 1
             if n >= self.prune_after:  # drop the candidates already clearly worse than the guide's move
                 live = [aid for aid in live if aid == guide or gains[aid] / worlds[aid] > -self.prune]
-            now = time.thread_time()
-            if now + (now - start) / n > deadline:  # another world would overrun the time
+            now = spent()
+            if now + (now - start) / n > deadline:  # another world would overrun the budget
                 break
             # Playouts left in the budget; when they cannot give every live candidate `target_worlds`
             # worlds, keep the guide's move and only the best others that they can (at least one).
@@ -236,6 +261,16 @@ class MctsBot(BaseBot):
             return guide_action
         action = first.decode(best % len(first.cat))
         return action if action in legal else guide_action
+
+    def budget_for(self, n: int) -> tuple[float | None, int | None]:
+        """The search's budget in an `n`-seat game beside `iterations`, as (CPU seconds, playout actions), at
+        most one of them set: the `time_limit` or `playout_actions` set; with no budget set at all (neither
+        those nor `iterations`), the fitted playout actions of the map and seat count (`fitted`), or
+        `FALLBACK_SECONDS` on a map without them."""
+        if self.iterations is None and self.time_limit is None and self.playout_actions is None:
+            fitted = self.fitted.get(self.game_map.name, {}).get(n)
+            return (None, fitted) if fitted is not None else (FALLBACK_SECONDS, None)
+        return self.time_limit, None if self.time_limit is not None else self.playout_actions
 
     def is_wide(self, n: int) -> bool:
         """Whether `wide_claims` has this map and an `n`-seat game (every claim weighed, `wide_margin`)."""
@@ -406,9 +441,9 @@ class MctsBot(BaseBot):
         game = world.copy()
         game.apply_unchecked(aid)
         if self.depth is None:
-            playout.run(game)
+            self.last_actions += 1 + playout.run(game)
         else:
-            playout.run(game, self.depth)
+            self.last_actions += 1 + playout.run(game, self.depth)
         totals = estimate(game)  # the final scores once the game is over
         me = self.seat
         return totals[me] - max(v for q, v in enumerate(totals) if q != me)
@@ -494,7 +529,8 @@ def t_critical(dof: int) -> float:
 
 
 class MctsExpert(MctsBot):
-    """`expert`: the search with 0.5 s per decision (at most 1500 playouts), as `mcts`, but the other seats
+    """`expert`: the search with its fitted playout actions per decision (`ttr.bots.budgets`, what 0.5 s gave
+    on the pure-Python build), as `mcts`, but the other seats
     play greedy in half its worlds and the game's fitted guide (`MctsBot.guide_for`: `GreedyLongDuel` in
     two-seat Europe, `GreedyLongFour` with more seats, `GreedyLong` in New York) in the other half: people
     are not greedy, and the level below, `hard`, is that guide alone (`ttr.bots.levels`). Against opponents
@@ -504,8 +540,6 @@ class MctsExpert(MctsBot):
 
     name = "expert"
     opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot, GreedyLong)  # until a decision names the guide
-    iterations = 1500
-    time_limit = 0.5
 
     def _fit_guide(self, n: int) -> None:
         """The guide of an `n`-seat game, and the other seats modelled as greedy or as that guide by turns

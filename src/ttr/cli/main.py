@@ -17,9 +17,19 @@ def _registrars() -> list[Register]:
     return [play_cmds.register, map_cmd.register, tournament_cmd.register, serve_cmd.register, sim_cmd.register]
 
 
+def version_line() -> str:
+    """What `ttr --version` prints: the distribution, its version and the engine's build."""
+    from ttr import DISTRIBUTION, __version__
+    from ttr.cli.console import engine_build
+
+    return f"ttr ({DISTRIBUTION}) {__version__}, {engine_build()}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every sub-command."""
     parser = argparse.ArgumentParser(prog="ttr", description="Ticket to Ride: Europe and New York.")
+    parser.add_argument("--version", action="version", version=version_line(),
+                        help="print the version and the engine's build, then exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for register in _registrars():

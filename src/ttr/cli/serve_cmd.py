@@ -7,6 +7,8 @@ import contextlib
 import os
 import sys
 
+from ttr.errors import TTRError
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `ttr serve`."""
@@ -43,11 +45,16 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import socket
 
-    import uvicorn
+    try:
+        import uvicorn
 
+        from ttr.server import ServerConfig, default_db_url
+        from ttr.server.app import create_app
+    except ImportError as exc:  # the base install: the engine, bots and tools without the server's libraries
+        from ttr import install_hint
+
+        raise TTRError(f"the browser game needs the server extra: {install_hint('server')} ({exc})") from None
     from ttr.cli.console import engine_build
-    from ttr.server import ServerConfig, default_db_url
-    from ttr.server.app import create_app
     from ttr.server.programs import check_command, program_name
 
     if args.bot_workers < 1:

@@ -72,7 +72,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     bots = bots_to_play(args)
     fmt = args.format or ("parquet" if have_pyarrow() else "csv")
     if fmt == "parquet" and not have_pyarrow():
-        raise TTRError("--format parquet needs pyarrow (pip install 'ttr[sim]'), or use --format csv")
+        raise TTRError("--format parquet needs pyarrow (pip install 'ttr-game[sim]'), or use --format csv")
     map_json = None
     if args.map not in BUILTIN_MAPS and Path(args.map).is_file():  # workers (and Ray nodes) get the text
         try:
@@ -90,7 +90,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     from ttr.sim.ray_runner import RayConnectError, connect, ray_available, ray_runner
 
     if not ray_available():
-        raise TTRError("--ray needs Ray (pip install 'ttr[ray]')")
+        raise TTRError("--ray needs Ray (pip install 'ttr-game[ray]')")
     try:
         started = connect(args.ray, config.jobs)  # before the folder is touched: a bad address changes nothing
     except RayConnectError as exc:

@@ -1,6 +1,6 @@
 """Environments for learning agents: PettingZoo (`aec_env`), Gymnasium (`gym_env`), OpenSpiel (`ttr.envs.openspiel`).
 
-Needs the `envs` extra (`pip install 'ttr[envs]'`); the OpenSpiel game needs `ttr[openspiel]`. The action and
+Needs the `envs` extra (`pip install 'ttr-game[envs]'`); the OpenSpiel game needs `ttr[openspiel]`. The action and
 observation layouts are in docs/envs.md.
 """
 
@@ -8,7 +8,7 @@ try:
     import gymnasium
     import pettingzoo  # noqa: F401
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
-    raise ImportError(f"ttr.envs needs the envs extra: pip install 'ttr[envs]' ({exc})") from None
+    raise ImportError(f"ttr.envs needs the envs extra: pip install 'ttr-game[envs]' ({exc})") from None
 
 from ttr.envs.aec import TicketToRideAEC, aec_env
 from ttr.envs.core import EnvCore

@@ -1,4 +1,4 @@
-"""Ticket to Ride as an OpenSpiel game (`pip install 'ttr[openspiel]'`): `pyspiel.load_game("python_ttr")`.
+"""Ticket to Ride as an OpenSpiel game (`pip install 'ttr-game[openspiel]'`): `pyspiel.load_game("python_ttr")`.
 
 Parameters: `map` (`europe`, `new_york`), `players`, `reward` (`win_loss` or `margin`), `max_game_length`
 (player decisions; a longer game ends there and is scored as it stands).
@@ -30,7 +30,8 @@ import numpy as np
 try:
     import pyspiel
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
-    raise ImportError(f"the OpenSpiel game needs the openspiel extra: pip install 'ttr[openspiel]' ({exc})") from None
+    raise ImportError(
+        f"the OpenSpiel game needs the openspiel extra: pip install 'ttr-game[openspiel]' ({exc})") from None
 
 from ttr.engine import Game, seat_view
 from ttr.engine import actions as A

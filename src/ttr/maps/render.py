@@ -77,11 +77,11 @@ def render_svg(game_map: GameMap, *, owners: dict[int, str] | None = None, stati
 
 def render_png(game_map: GameMap, path: str | Path, *, owners: dict[int, str] | None = None,
                stations: dict[str, str] | None = None, highlight: set[int] | None = None, scale: float = 1.0) -> None:
-    """Write the board as a PNG file; needs cairosvg (``pip install 'ttr[png]'``) and the cairo library."""
+    """Write the board as a PNG file; needs cairosvg (``pip install 'ttr-game[png]'``) and the cairo library."""
     try:
         cairosvg = importlib.import_module("cairosvg")
     except ImportError:
-        raise MapError("PNG output needs cairosvg: install it with pip install 'ttr[png]' "
+        raise MapError("PNG output needs cairosvg: install it with pip install 'ttr-game[png]' "
                        "(or write an .svg file instead)") from None
     except OSError as exc:  # cairocffi found no libcairo
         raise MapError(f"PNG output needs the cairo library (Debian: apt-get install libcairo2): {exc}") from None

@@ -63,7 +63,7 @@ def load_results(folder: Path) -> Results:
     try:
         rows = read_table(table)
     except ImportError:
-        raise ReportError(f"{table}: reading Parquet needs pyarrow (pip install 'ttr[sim]')") from None
+        raise ReportError(f"{table}: reading Parquet needs pyarrow (pip install 'ttr-game[sim]')") from None
     except (ValueError, OSError, KeyError) as exc:
         raise ReportError(f"{table}: cannot read the table ({exc})") from None
     if not rows:
@@ -82,7 +82,7 @@ def _plt() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise ReportError("the report needs matplotlib (pip install 'ttr[sim]')") from None
+        raise ReportError("the report needs matplotlib (pip install 'ttr-game[sim]')") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

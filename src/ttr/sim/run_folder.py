@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+from filelock import BaseFileLock, FileLock, Timeout
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -91,19 +93,27 @@ def end_line(path: Path) -> None:
                 f.write(b"\n")
 
 
-def lock(out: Path, command: str) -> Any:
-    """Hold `out/.lock` for this run: a second run into the same folder at the same time is refused."""
-    handle = (out / LOCK).open("a")
+class FolderLock:
+    """The lock of a results folder, held until `close` (`lock`)."""
+
+    def __init__(self, held: BaseFileLock) -> None:
+        self._held = held
+
+    def close(self) -> None:
+        """Let the folder go: another run may write to it."""
+        self._held.release()
+
+
+def lock(out: Path, command: str) -> FolderLock:
+    """Hold `out/.lock` for this run: a second run into the same folder at the same time, in this process or
+    another, is refused. An operating-system lock (`filelock`: `flock` on POSIX, `msvcrt` on Windows), so it
+    holds on every system and goes with the process that held it, however that ends."""
+    held = FileLock(out / LOCK, timeout=0, thread_local=False)
     try:
-        import fcntl
-    except ImportError:  # not on POSIX: no lock
-        return handle
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
+        held.acquire()
+    except Timeout:
         raise SettingsMismatchError(f"{out}: another {command} is writing to this folder") from None
-    return handle
+    return FolderLock(held)
 
 
 def _ignore_sigint() -> None:

@@ -23,6 +23,7 @@ from typing import Any
 from ttr.records import write_record
 from ttr.sim.rows import game_rows, write_table
 from ttr.sim.run_folder import (
+    FolderLock,
     SettingsMismatchError,
     check_settings,
     end_line,
@@ -148,7 +149,7 @@ def simulate(config: TournamentConfig, out: Path, fmt: str = "parquet", *, with_
     return len(finished)
 
 
-def _lock(out: Path) -> Any:
+def _lock(out: Path) -> FolderLock:
     """Hold the folder's lock for this run (`run_folder.lock`)."""
     return lock(out, "ttr simulate")
 

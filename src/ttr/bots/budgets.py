@@ -1,0 +1,19 @@
+"""The search's budget: playout actions per decision, per map and seat count, of `mcts` and `expert`.
+
+A budget that counts work instead of time makes a level play the same moves on the pure-Python and the
+compiled build and on a busy machine (`ttr.bots.mcts`, "Budgets"). Each figure is the median, over the
+decisions that ran to the limit, of the actions that `expert`'s search played in its playouts with 0.5 s of
+CPU a decision on the pure-Python build (its budget before), measured by `scripts/fit_playouts.py` (one
+game per map and seat count against greedy, or its first 40 decisions; `mcts` measured the same within 1%
+in two-player Europe, 1182 against 1196). The compiled build plays the same count in about half the time.
+Measure again and write the new figures here when the search or its playouts change much in cost.
+"""
+
+from __future__ import annotations
+
+FALLBACK_SECONDS = 0.5  # CPU seconds a decision on a map with no figures here (a custom map)
+
+PLAYOUT_ACTIONS: dict[str, dict[int, int]] = {  # map -> seats -> playout actions per decision
+    "europe": {2: 1196, 3: 1535, 4: 1800, 5: 2079},
+    "new_york": {2: 3220, 3: 3059, 4: 2975},
+}
