@@ -33,6 +33,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--bot-program-idle", metavar="S", type=float, default=600.0,
                    help="close a program that has waited this many seconds for its seat's next decision; it "
                         "starts again at that decision (default 600)")
+    p.add_argument("--allowed-origin", metavar="ORIGIN", action="append", default=[],
+                   help="a page origin besides the server's own that may open the game socket, such as "
+                        "https://play.example.org (repeatable); pages of any other origin are refused")
     p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                    help="server log level (default warning)")
     p.set_defaults(run=run)
@@ -79,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     programs = tuple(dict.fromkeys(program_name(command) for command in args.bot_program))
     config = ServerConfig(db=db, bot_workers=args.bot_workers, bot_pool=args.bot_pool, bot_delay=args.bot_delay,
                           leave_grace=max(0.0, args.leave_grace), programs=programs,
-                          program_time=args.bot_program_time, program_idle=args.bot_program_idle)
+                          program_time=args.bot_program_time, program_idle=args.bot_program_idle,
+                          allowed_origins=tuple(args.allowed_origin))
     try:
         sock = socket.create_server((args.host, args.port))
     except OSError as exc:

@@ -78,7 +78,28 @@ def _whole(text: str, digits: int = 18) -> int | None:
     return int(text)
 
 
+def _is_json(content_type: str | None) -> bool:
+    """Whether a Content-Type header names JSON (`application/json`, parameters such as charset aside)."""
+    return (content_type or "").split(";", 1)[0].strip().lower() == "application/json"
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """Whether a WebSocket handshake's `Origin` may open the game socket: no Origin at all (not a browser:
+    a browser always sends one), the server's own origin (the Origin's host and port are the `Host` header),
+    or one of `allowed` (`--allowed-origin`, e.g. `https://play.example.org`)."""
+    if origin is None:
+        return True
+    origin = origin.strip().lower().rstrip("/")
+    if origin in allowed:
+        return True
+    scheme, _, netloc = origin.partition("://")
+    return scheme in ("http", "https") and bool(netloc) and host is not None and netloc == host.strip().lower()
+
+
 async def _read_body(request: Request) -> Any:
+    if not _is_json(request.headers.get("content-type")):
+        shown = (request.headers.get("content-type") or "none")[:60]
+        raise ApiError(415, "unsupported_media_type", f"the body must be application/json (Content-Type: {shown})")
     declared = request.headers.get("content-length")
     if declared is not None and declared.isascii() and declared.isdecimal():
         size = _whole(declared)
@@ -105,6 +126,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     the_pool = pool if pool is not None else BotPool(config.bot_workers, config.bot_pool)
     manager = GameManager(the_store, the_pool, config)
     static_dir = Path(config.static_dir) if config.static_dir else WEB_DIR / "static"
+    allowed_origins = tuple(o.strip().lower().rstrip("/") for o in config.allowed_origins)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -235,6 +257,13 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     @app.websocket("/ws/{game_id}")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await websocket.accept()
+        origin = websocket.headers.get("origin")
+        if not origin_allowed(origin, websocket.headers.get("host"), allowed_origins):
+            await websocket.send_text(json.dumps(ProtocolError(
+                "forbidden_origin", f"this server does not take games from pages of {(origin or "")[:80]!r} (only its own "
+                "origin and those given with --allowed-origin)").to_message()))
+            await websocket.close(code=4403, reason="origin not allowed")
+            return
         conn = Connection(websocket.send_text, lambda: websocket.close(code=1013, reason="too slow: reconnect"))
         writer = asyncio.create_task(conn.writer())
         try:
@@ -262,6 +291,8 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         except WebSocketDisconnect:
             pass
         finally:
+            for task in list(conn.tasks):
+                task.cancel()
             manager.leave(conn)
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(writer, 5)
@@ -281,7 +312,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
                 await manager.act(conn, data["version"], data["id"])
                 manager.times.add((time.perf_counter() - received) * 1000)
             elif kind == "hint":
-                conn.push(await manager.hint(conn))
+                _start_hint(conn, room)
             else:
                 conn.push({"type": "pong"})
         except ProtocolError as exc:
@@ -290,6 +321,31 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
             log.exception("error handling a message in game %s", room.info.id)
             conn.push({"type": "error", "code": "internal",
                        "message": "the server failed on this message; nothing changed"})
+
+    def _start_hint(conn: Connection, room: Any) -> None:
+        """Work out a hint beside the socket's other messages (a search takes up to a second); one at a time
+        per seat, a second request meanwhile is refused with `hint_pending`."""
+        seat = manager.check_hint(conn)
+        if seat in room.hinting:
+            raise ProtocolError("hint_pending", "a hint for this seat is being worked out; it comes when ready")
+        room.hinting.add(seat)
+
+        async def work() -> None:
+            try:
+                conn.push(await manager.hint(conn))
+            except ProtocolError as exc:
+                conn.push(exc.to_message())
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("hint failed in game %s", room.info.id)
+                conn.push({"type": "error", "code": "internal", "message": "the hint failed; nothing changed"})
+            finally:
+                room.hinting.discard(seat)
+
+        task = asyncio.get_running_loop().create_task(work())
+        conn.tasks.add(task)
+        task.add_done_callback(conn.tasks.discard)
 
     # ------------------------------------------------------------------ the page
 

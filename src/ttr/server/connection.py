@@ -27,6 +27,7 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.too_slow = False
+        self.tasks: set[asyncio.Task[None]] = set()  # work for this client beside its messages (hints)
 
     def push(self, message: dict[str, Any] | str) -> None:
         """Queue a message for this client (never blocks). A client that lets too many pile up is hung up

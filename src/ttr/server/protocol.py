@@ -15,7 +15,7 @@ MAX_BODY = 16 * 1024  # bytes, per REST request body
 # Every error code a client can be sent (docs/web-protocol.md).
 ERROR_CODES = (
     "malformed", "too_large", "unknown_type", "join_first", "bad_token", "spectator", "not_your_turn",
-    "stale_version", "illegal", "game_over", "not_found",
+    "stale_version", "illegal", "game_over", "not_found", "forbidden_origin", "hint_pending",
 )
 
 CLIENT_TYPES = ("join", "action", "hint", "ping")

@@ -34,6 +34,7 @@ class Room:
     last_used: float = field(default_factory=time.monotonic)
     bots_stopped: bool = False  # the game reached `ServerConfig.bot_action_limit`: bots no longer move in it
     hint: tuple[int, dict[str, Any]] | None = None  # (version, the `hint` message): one search per position
+    hinting: set[int] = field(default_factory=set)  # seats whose hint is being worked out (one at a time each)
     _messages: dict[tuple[str, int | None], str] = field(default_factory=dict)  # built at `_messages_version`
     _messages_version: int = -1
     _legal: tuple[int, list[int], list[Action], str] | None = None

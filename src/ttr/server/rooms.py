@@ -44,8 +44,9 @@ SEAT_FIELDS = ("type", "name", "level")  # ... and each of its seats
 
 
 def hash_token(token: str) -> str:
-    """The stored form of a seat token."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    """The stored form of a seat token. Any text hashes (a lone surrogate such as the JSON `"\\ud800"` is
+    encoded as it stands), so a token that matches no seat is `bad_token`, never a server fault."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class GameManager:
@@ -402,9 +403,9 @@ class GameManager:
         for c in room.conns:
             c.push(room.message("update", c.seat))
 
-    async def hint(self, conn: Connection) -> dict[str, Any]:
-        """The `hint` message for the connection's seat (it must be that seat's turn); worked out once per
-        version of the game (the hint's search is reproducible, so asking again gets the same answer)."""
+    def check_hint(self, conn: Connection) -> int:
+        """The seat a hint may be worked out for (joined with a seat, the game running, that seat to move);
+        else `ProtocolError`."""
         room = conn.room
         if room is None or not conn.joined:
             raise ProtocolError("join_first", "send 'join' first")
@@ -415,6 +416,15 @@ class GameManager:
             raise ProtocolError("game_over", "the game is over")
         if conn.seat != game.current:
             raise ProtocolError("not_your_turn", f"it is seat {game.current}'s turn: hints are for your turn")
+        return conn.seat
+
+    async def hint(self, conn: Connection) -> dict[str, Any]:
+        """The `hint` message for the connection's seat (it must be that seat's turn); worked out once per
+        version of the game (the hint's search is reproducible, so asking again gets the same answer)."""
+        self.check_hint(conn)
+        room = conn.room
+        assert room is not None and conn.seat is not None
+        game = room.game
         version = room.version
         if room.hint is not None and room.hint[0] == version:  # asked again: the search gives the same answer
             return dict(room.hint[1])
