@@ -104,6 +104,21 @@ def test_finish(store: GameStore) -> None:
     assert store.actions("g1") == [StoredAction(0, 0, 1)]
 
 
+def test_the_last_action_and_the_end_are_stored_together(store: GameStore) -> None:
+    store.create_game(info())
+    store.append_action("g1", 0, 0, 1)
+    with pytest.raises(StaleVersionError):  # a stale last action stores neither the action nor the end
+        store.append_action("g1", 0, 1, 2, [1])
+    got = store.get_game("g1")
+    assert got is not None and got.status == RUNNING and got.winners is None and got.version == 1
+    store.append_action("g1", 1, 1, 2, [1])
+    got = store.get_game("g1")
+    assert got is not None and got.status == FINISHED and got.winners == [1] and got.version == 2
+    assert store.actions("g1") == [StoredAction(0, 0, 1), StoredAction(1, 1, 2)]
+    with pytest.raises(StaleVersionError):
+        store.append_action("g1", 2, 0, 3)
+
+
 def test_list_newest_first(store: GameStore) -> None:
     for i, created in enumerate([5.0, 50.0, 20.0, 40.0]):
         store.create_game(info(f"g{i}", created))

@@ -259,8 +259,9 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         await websocket.accept()
         origin = websocket.headers.get("origin")
         if not origin_allowed(origin, websocket.headers.get("host"), allowed_origins):
+            shown = (origin or "")[:80]
             await websocket.send_text(json.dumps(ProtocolError(
-                "forbidden_origin", f"this server does not take games from pages of {(origin or "")[:80]!r} (only its own "
+                "forbidden_origin", f"this server does not take games from pages of {shown!r} (only its own "
                 "origin and those given with --allowed-origin)").to_message()))
             await websocket.close(code=4403, reason="origin not allowed")
             return

@@ -32,7 +32,7 @@ from ttr.server.programs import PREFIX, ProgramSeats, program_label
 from ttr.server.protocol import ProtocolError
 from ttr.server.room import Room
 from ttr.server.stats import ActionTimes
-from ttr.server.store import RUNNING, GameInfo, GameStore, SeatInfo, StaleVersionError, StoreError
+from ttr.server.store import FINISHED, RUNNING, GameInfo, GameStore, SeatInfo, StaleVersionError, StoreError
 from ttr.server.views import seats_json, summary_json, view_for, winner_seats
 
 log = logging.getLogger("ttr.server")
@@ -159,6 +159,11 @@ class GameManager:
                                  f"but seat {game.current} was to move")
             game.apply_id(action.action_id)
         info.version = len(game.history)
+        if game.is_over and info.status == RUNNING:  # its last action was stored but not its end
+            info.status, info.winners = FINISHED, winner_seats(game)
+            log.warning("game %s: its stored actions end it; marked finished", game_id)
+            with contextlib.suppress(StaleVersionError):  # another server did it first
+                await self.db(self.store.finish, game_id, info.version, info.winners)
         room = self.rooms[game_id] = Room(info, game)
         self._trim()
         return room
@@ -376,16 +381,19 @@ class GameManager:
             if why is not None:
                 rule, reason = why
                 raise ProtocolError("illegal", f"{rule}: {reason}" if rule else reason, rule or None)
+            # Played on a copy first, to know whether the action ends the game: its end is stored with it, in
+            # one transaction, so a server stopped between the two cannot leave a finished game "running".
+            trial = game.copy()
+            trial.apply_id(action_id)
+            winners = winner_seats(trial) if trial.is_over else None
             try:
-                await self.db(self.store.append_action, room.info.id, version, seat, action_id)
+                await self.db(self.store.append_action, room.info.id, version, seat, action_id, winners)
             except StaleVersionError as exc:
                 raise ProtocolError("stale_version", str(exc)) from None
             game.apply_id(action_id)
             room.info.version = room.version
-            if game.is_over:
-                winners = winner_seats(game)
-                await self.db(self.store.finish, room.info.id, room.version, winners)
-                room.info.status, room.info.winners = "finished", winners
+            if winners is not None:
+                room.info.status, room.info.winners = FINISHED, winners
                 room.last_used = time.monotonic()
             self._broadcast(room)
             if game.is_over:

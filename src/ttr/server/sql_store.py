@@ -74,6 +74,7 @@ _ADVANCE = (
     .where(games.c.id == bindparam("gid"), games.c.version == bindparam("v"), games.c.status == RUNNING)
     .values(version=bindparam("next_v"))
 )
+_ADVANCE_AND_FINISH = _ADVANCE.values(version=bindparam("next_v"), status=FINISHED, winners=bindparam("winners"))
 _APPEND = insert(actions)
 _ACTIONS = (
     select(actions.c.version, actions.c.seat, actions.c.action_id)
@@ -139,11 +140,17 @@ class SqlStore:
 
     # ------------------------------------------------------------------ actions
 
-    def append_action(self, game_id: str, version: int, seat: int, action_id: int) -> None:
-        """Store the action applied at `version` (compare-and-set on the game's version)."""
+    def append_action(self, game_id: str, version: int, seat: int, action_id: int,
+                      winners: list[int] | None = None) -> None:
+        """Store the action applied at `version` (compare-and-set on the game's version); with `winners`, the
+        game's end (status and winners) in the same transaction."""
         try:
             with self.engine.begin() as conn:
-                done = conn.execute(_ADVANCE, {"gid": game_id, "v": version, "next_v": version + 1})
+                if winners is None:
+                    done = conn.execute(_ADVANCE, {"gid": game_id, "v": version, "next_v": version + 1})
+                else:
+                    done = conn.execute(_ADVANCE_AND_FINISH, {"gid": game_id, "v": version, "next_v": version + 1,
+                                                              "winners": json.dumps(list(winners))})
                 if done.rowcount != 1:
                     raise self._why_not(conn, game_id, version)
                 conn.execute(_APPEND, {"game_id": game_id, "version": version, "seat": seat, "action_id": action_id})

@@ -91,8 +91,11 @@ class GameStore(Protocol):
         """Up to `limit` games, newest first (all of them with `limit` <= 0), optionally of one status."""
         ...
 
-    def append_action(self, game_id: str, version: int, seat: int, action_id: int) -> None:
-        """Store the action applied at `version`; the game's version becomes `version + 1`.
+    def append_action(self, game_id: str, version: int, seat: int, action_id: int,
+                      winners: list[int] | None = None) -> None:
+        """Store the action applied at `version`; the game's version becomes `version + 1`. With `winners`
+        (the action ends the game) the game is marked finished with them in the same transaction, so a
+        server stopped at any moment leaves either both or neither.
 
         `StaleVersionError` (and nothing stored) if the game is not at `version` or not running;
         `UnknownGameError` if there is no such game.
@@ -145,8 +148,9 @@ class MemoryStore:
             games.sort(key=lambda g: (g.created, g.id), reverse=True)
             return [copy.deepcopy(g) for g in (games[:limit] if limit > 0 else games)]
 
-    def append_action(self, game_id: str, version: int, seat: int, action_id: int) -> None:
-        """Store the action applied at `version` (compare-and-set)."""
+    def append_action(self, game_id: str, version: int, seat: int, action_id: int,
+                      winners: list[int] | None = None) -> None:
+        """Store the action applied at `version` (compare-and-set); with `winners`, the game's end too."""
         with self._lock:
             info = self._games.get(game_id)
             if info is None:
@@ -157,6 +161,8 @@ class MemoryStore:
                 raise StaleVersionError(f"game {game_id} is at version {info.version}, not {version}")
             self._actions[game_id].append(StoredAction(version, seat, action_id))
             info.version = version + 1
+            if winners is not None:
+                info.status, info.winners = FINISHED, list(winners)
 
     def actions(self, game_id: str) -> list[StoredAction]:
         """Every stored action, in order."""
