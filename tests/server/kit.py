@@ -23,9 +23,10 @@ from ttr.server.store import GameStore, MemoryStore
 
 
 def server_config(**changes: Any) -> ServerConfig:
-    """A config for tests: in-memory store, bots in threads, no bot delay, no grace."""
+    """A config for tests: in-memory store, bots in threads, no bot delay, no grace, and fixed seeds for
+    games of several people too (the tests replay known deals; `ServerConfig.chosen_seeds`)."""
     base: dict[str, Any] = {"db": "memory", "bot_workers": 2, "bot_pool": "thread", "bot_delay": 0.0,
-                            "leave_grace": 0.0, "standin_level": "random"}
+                            "leave_grace": 0.0, "standin_level": "random", "chosen_seeds": True}
     base.update(changes)
     return ServerConfig(**base)
 

@@ -41,4 +41,5 @@ class ServerConfig:
     programs: tuple[str, ...] = ()  # `cmd:COMMAND` bots a game may seat (`ttr serve --bot-program`; docs/server.md)
     program_time: float = 1.0  # seconds per decision for those programs (plus a second of grace)
     program_idle: float = 600.0  # seconds a program may wait for its next decision before it is closed
+    chosen_seeds: bool = False  # let a game of several people have its creator's seed (tests only: unfair)
     allowed_origins: tuple[str, ...] = ()  # page origins besides the server's own that may open the game socket

@@ -12,7 +12,7 @@ from typing import Any
 from ttr.engine import Action, Game
 from ttr.server.connection import Connection
 from ttr.server.store import GameInfo
-from ttr.server.views import last_for, legal_json, seats_json, view_for
+from ttr.server.views import last_for, legal_json, seats_json, seed_chosen, view_for
 
 LOG_MARK = "\x00log\x00"  # stands for the log while a message is encoded (names hold no control characters)
 LOG_MARK_JSON = json.dumps(LOG_MARK)
@@ -77,7 +77,8 @@ class Room:
             if kind == "snapshot":
                 msg["seat"] = seat
                 info = self.info
-                msg["game"] = {"id": info.id, "map": info.map, "when_people_leave": info.when_people_leave}
+                msg["game"] = {"id": info.id, "map": info.map, "when_people_leave": info.when_people_leave,
+                               "seed_chosen": seed_chosen(info)}
             else:
                 msg["last"] = last_for(view)
             # The log only grows and each entry reads the same to the same reader: its JSON is kept per

@@ -257,15 +257,21 @@ class GameManager:
         if when not in ("finish", "wait"):
             raise bad(f"'when_people_leave' must be 'finish' or 'wait', got {str(when)[:20]!r}")
         seed = body.get("seed")
+        extra: dict[str, Any] = {}
         if seed is None:
             seed = secrets.randbits(53)
         elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
             raise bad("'seed' must be an integer from 0 to 2**63 - 1")
+        elif len(tokens) > 1 and not self.config.chosen_seeds:  # whoever chose it would know every hand and deck of the others
+            raise bad(f"'seed': a game with {len(tokens)} people gets its seed from the server; a chosen seed is "
+                      "only for a game with at most one person (leave 'seed' out)")
+        else:
+            extra["seed_chosen"] = True
         delay = body.get("bot_delay", self.config.bot_delay)
         if not isinstance(delay, int | float) or isinstance(delay, bool) or not 0 <= delay <= 10:
             raise bad("'bot_delay' must be a number of seconds from 0 to 10")
         info = GameInfo(id=secrets.token_hex(6), map=map_name, seed=seed, seats=seats, when_people_leave=when,
-                        bot_delay=float(delay), created=time.time())
+                        bot_delay=float(delay), created=time.time(), extra=extra)
         return info, tokens
 
     async def summary(self, game_id: str) -> dict[str, Any] | None:
