@@ -129,8 +129,10 @@ async def game_slot(base: str, args: argparse.Namespace, slot: int, stats: Stats
         if args.server_bots:  # every seat but the first is a bot that plays on the server (its worker pool)
             seats[1:] = [{"type": "bot", "level": args.server_bots} for _ in seats[1:]]
         try:
-            r = await http.post("/api/games", json={"map": args.map, "seats": seats, "seed": rng.randrange(2**40),
-                                                    "bot_delay": 0, "when_people_leave": "wait"})
+            body: dict[str, Any] = {"map": args.map, "seats": seats, "bot_delay": 0, "when_people_leave": "wait"}
+            if sum(1 for s in seats if s["type"] == "human") <= 1:  # the server chooses the seed of a game of people
+                body["seed"] = rng.randrange(2**40)
+            r = await http.post("/api/games", json=body)
             r.raise_for_status()
         except httpx.HTTPError as exc:
             stats.errors.append(f"create: {exc}")
@@ -157,6 +159,8 @@ def start_server(args: argparse.Namespace, db: str) -> tuple[subprocess.Popen[st
     """`ttr serve` on a free port; returns the process and the base URL once it answers."""
     cmd = [sys.executable, "-m", "ttr.cli.main", "serve", "--port", "0", "--db", db, "--bot-delay", "0",
            "--bot-workers", str(args.bot_workers)]
+    if args.raise_limits:  # every game and socket comes from this one client: far above the per-client defaults
+        cmd += RAISED_LIMITS
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -174,6 +178,11 @@ def start_server(args: argparse.Namespace, db: str) -> tuple[subprocess.Popen[st
             time.sleep(0.1)
     proc.kill()
     raise SystemExit("ttr serve did not answer")
+
+
+RAISED_LIMITS = ["--create-limit", "100000/minute", "--message-limit", "10000000/10 seconds",
+                 "--hint-limit", "100000/minute", "--max-running-per-client", "1000000",
+                 "--max-sockets-per-game", "100000"]
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -238,6 +247,9 @@ def main() -> int:
                         help="make every seat but the first a server-side bot of this level (e.g. random, greedy)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot-workers", type=int, default=1)
+    parser.add_argument("--raise-limits", action=argparse.BooleanOptionalAction, default=True,
+                        help="start the server with its per-client limits and caps raised far above this load "
+                             "(default; --no-raise-limits keeps the server's defaults, which refuse most of it)")
     parser.add_argument("--url", help="use a running server instead of starting one")
     parser.add_argument("--db", help="database URL for the started server (default: a temporary SQLite file)")
     args = parser.parse_args()

@@ -35,6 +35,10 @@ def test_default_database_is_in_the_user_data_dir(monkeypatch: pytest.MonkeyPatc
     (["--port", "99999"], 2, "--port must be from 0 to 65535"),
     (["--port", "-1"], 2, "--port must be from 0 to 65535"),
     (["--db", "nonsense://x"], 1, "cannot open the database nonsense://x"),
+    (["--create-limit", "many"], 2, "--create-limit: 'many' is not a rate limit"),
+    (["--message-limit", "5 per fortnight"], 2, "--message-limit"),
+    (["--max-running-per-client", "0"], 2, "--max-running-per-client must be at least 1"),
+    (["--idle-expiry", "0"], 2, "--idle-expiry must be a positive number of seconds"),
 ])
 def test_refusals(argv: list[str], status: int, message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "0", *argv]) == status  # a later --port wins

@@ -36,6 +36,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--allowed-origin", metavar="ORIGIN", action="append", default=[],
                    help="a page origin besides the server's own that may open the game socket, such as "
                         "https://play.example.org (repeatable); pages of any other origin are refused")
+    p.add_argument("--create-limit", metavar="LIMIT", default="30/minute",
+                   help="new games one client (address) may create (default 30/minute; a 'limits' string)")
+    p.add_argument("--message-limit", metavar="LIMIT", default="100/10 seconds",
+                   help="game socket messages one client may send, all its sockets together (default '100/10 seconds')")
+    p.add_argument("--hint-limit", metavar="LIMIT", default="20/minute",
+                   help="hints one client may ask for (default 20/minute)")
+    p.add_argument("--max-running-per-client", metavar="N", type=int, default=20,
+                   help="running games one client may have created (default 20)")
+    p.add_argument("--max-sockets-per-game", metavar="N", type=int, default=50,
+                   help="game sockets open on one game on this server (default 50)")
+    p.add_argument("--unstarted-expiry", metavar="S", type=float, default=86400.0,
+                   help="seconds after which a game nobody has moved in is abandoned (default 86400: a day)")
+    p.add_argument("--idle-expiry", metavar="S", type=float, default=7 * 86400.0,
+                   help="seconds without an action after which a running game is abandoned (default 604800: 7 days)")
     p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                    help="server log level (default warning)")
     p.set_defaults(run=run)
@@ -52,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from ttr.server import ServerConfig, default_db_url
     from ttr.server.app import create_app
     from ttr.server.programs import check_command, program_name
+    from ttr.server.rate_limits import check_limit
 
     if args.bot_workers < 1:
         print("ttr serve: error: --bot-workers must be at least 1", file=sys.stderr)
@@ -73,6 +88,20 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.bot_delay <= 10:
         print("ttr serve: error: --bot-delay must be from 0 to 10 seconds", file=sys.stderr)
         return 2
+    for option in ("create_limit", "message_limit", "hint_limit"):
+        why = check_limit(getattr(args, option))
+        if why is not None:
+            print(f"ttr serve: error: --{option.replace('_', '-')}: {why}", file=sys.stderr)
+            return 2
+    for option in ("max_running_per_client", "max_sockets_per_game"):
+        if getattr(args, option) < 1:
+            print(f"ttr serve: error: --{option.replace('_', '-')} must be at least 1", file=sys.stderr)
+            return 2
+    for option in ("unstarted_expiry", "idle_expiry"):
+        if not getattr(args, option) > 0:
+            print(f"ttr serve: error: --{option.replace('_', '-')} must be a positive number of seconds",
+                  file=sys.stderr)
+            return 2
     try:
         db = args.db or default_db_url()
     except OSError as exc:
@@ -83,7 +112,11 @@ def run(args: argparse.Namespace) -> int:
     config = ServerConfig(db=db, bot_workers=args.bot_workers, bot_pool=args.bot_pool, bot_delay=args.bot_delay,
                           leave_grace=max(0.0, args.leave_grace), programs=programs,
                           program_time=args.bot_program_time, program_idle=args.bot_program_idle,
-                          allowed_origins=tuple(args.allowed_origin))
+                          allowed_origins=tuple(args.allowed_origin), create_limit=args.create_limit,
+                          message_limit=args.message_limit, hint_limit=args.hint_limit,
+                          max_running_per_client=args.max_running_per_client,
+                          max_sockets_per_game=args.max_sockets_per_game, unstarted_expiry=args.unstarted_expiry,
+                          idle_expiry=args.idle_expiry)
     try:
         sock = socket.create_server((args.host, args.port))
     except OSError as exc:

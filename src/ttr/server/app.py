@@ -11,6 +11,7 @@ import contextlib
 import ipaddress
 import json
 import logging
+import math
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -31,8 +32,9 @@ from ttr.server.connection import Connection
 from ttr.server.head import HeadAsGet
 from ttr.server.mapdata import board_svg, map_data, maps_list
 from ttr.server.protocol import MAX_BODY, ProtocolError, parse_client_message
+from ttr.server.rate_limits import client_key
 from ttr.server.rooms import GameManager
-from ttr.server.store import FINISHED, GameStore, open_store
+from ttr.server.store import ABANDONED, FINISHED, RUNNING, GameStore, open_store
 from ttr.server.views import last_for, view_for
 
 log = logging.getLogger("ttr.server")
@@ -144,7 +146,10 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return _error(exc.status, exc.code, exc.message)
+        response = _error(exc.status, exc.code, exc.message)
+        if exc.retry_after is not None:
+            response.headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
+        return response
 
     @app.exception_handler(StarletteHTTPException)
     async def no_route(request: Request, exc: StarletteHTTPException) -> Response:
@@ -189,8 +194,13 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
 
     @app.post("/api/games", status_code=201)
     async def post_game(request: Request) -> JSONResponse:
+        creator = client_key(request.client.host if request.client else None)
+        wait = manager.limits.hit(manager.limits.create, creator)
+        if wait is not None:
+            raise ApiError(429, "rate_limited", f"too many new games from your address (at most "
+                           f"{config.create_limit}): try again in {wait:g} s", retry_after=wait)
         body = await _read_body(request)
-        return JSONResponse(await manager.create(body), status_code=201)
+        return JSONResponse(await manager.create(body, creator), status_code=201)
 
     @app.get("/api/games")
     async def get_games(limit: str = "50") -> list[dict[str, Any]]:
@@ -237,8 +247,10 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     async def get_stats() -> dict[str, Any]:
         conns = sum(len(r.conns) for r in manager.rooms.values())
         running = sum(1 for r in manager.rooms.values() if not r.game.is_over)
+        games = await manager.db(manager.store.count_by_status)
         return {"action_ms": manager.times.summary(), "games_in_memory": len(manager.rooms),
-                "games_running": running, "connections": conns}
+                "games_running": running, "connections": conns,
+                "games": {status: games.get(status, 0) for status in (RUNNING, FINISHED, ABANDONED)}}
 
     @app.post("/api/stats/reset")
     async def reset_stats(request: Request) -> dict[str, Any]:
@@ -266,6 +278,8 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
             await websocket.close(code=4403, reason="origin not allowed")
             return
         conn = Connection(websocket.send_text, lambda: websocket.close(code=1013, reason="too slow: reconnect"))
+        conn.client = client_key(websocket.client.host if websocket.client else None)
+        counted: Any = None
         writer = asyncio.create_task(conn.writer())
         try:
             refusal: dict[str, str] | None = None
@@ -280,6 +294,15 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
                 await writer
                 await websocket.close(code=4404 if refusal is None else 1011)
                 return
+            if room.sockets >= config.max_sockets_per_game:
+                conn.push(ProtocolError("too_many_sockets", f"this game has {room.sockets} sockets open here, the "
+                                        f"most this server takes ({config.max_sockets_per_game})").to_message())
+                conn.close()
+                await writer
+                await websocket.close(code=1013, reason="too many sockets on this game")
+                return
+            room.sockets += 1
+            counted = room
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -292,6 +315,8 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         except WebSocketDisconnect:
             pass
         finally:
+            if counted is not None:
+                counted.sockets -= 1
             for task in list(conn.tasks):
                 task.cancel()
             manager.leave(conn)
@@ -303,6 +328,11 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
 
     async def _handle(conn: Connection, room: Any, raw: str | bytes | None, received: float) -> None:
         try:
+            wait = manager.limits.hit(manager.limits.message, conn.client)
+            if wait is not None:
+                raise ProtocolError("rate_limited", f"too many messages from your address (at most "
+                                    f"{config.message_limit}): this one was not read; wait {wait:g} s",
+                                    retry_after=wait)
             data = parse_client_message(raw)
             kind = data["type"]
             if kind == "join":
@@ -329,6 +359,10 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         seat = manager.check_hint(conn)
         if seat in room.hinting:
             raise ProtocolError("hint_pending", "a hint for this seat is being worked out; it comes when ready")
+        wait = manager.limits.hit(manager.limits.hint, conn.client)
+        if wait is not None:
+            raise ProtocolError("rate_limited", f"too many hints for your address (at most {config.hint_limit}): "
+                                f"wait {wait:g} s", retry_after=wait)
         room.hinting.add(seat)
 
         async def work() -> None:
