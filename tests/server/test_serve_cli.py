@@ -61,3 +61,17 @@ def test_unwritable_data_directory(monkeypatch: pytest.MonkeyPatch, capsys: pyte
     monkeypatch.setenv("XDG_DATA_HOME", str(blocker))  # the data directory would have to be inside a file
     assert main(["serve", "--port", "0"]) == 1
     assert "cannot create the data directory" in capsys.readouterr().err
+
+
+def test_a_second_server_on_one_sqlite_file_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from .test_restart import Served
+
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    first = Served(db, tmp_path / "first.log")
+    try:
+        assert main(["serve", "--port", "0", "--db", db]) == 1
+        err = capsys.readouterr().err
+        assert "another ttr serve is using the database" in err and "games.sqlite3.lock" in err
+        assert "PostgreSQL" in err
+    finally:
+        first.kill()

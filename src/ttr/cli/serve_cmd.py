@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import os
 import sys
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -57,14 +58,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start the server; returns when it stops (Ctrl-C)."""
-    import asyncio
-    import socket
-
-    import uvicorn
-
-    from ttr.cli.console import engine_build
     from ttr.server import ServerConfig, default_db_url
-    from ttr.server.app import create_app
     from ttr.server.programs import check_command, program_name
     from ttr.server.rate_limits import check_limit
 
@@ -117,6 +111,52 @@ def run(args: argparse.Namespace) -> int:
                           max_running_per_client=args.max_running_per_client,
                           max_sockets_per_game=args.max_sockets_per_game, unstarted_expiry=args.unstarted_expiry,
                           idle_expiry=args.idle_expiry)
+    lock = _sqlite_lock(db)
+    if lock is not None:
+        from filelock import Timeout
+
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            print(f"ttr serve: error: another ttr serve is using the database {_safe(db)} (its lock file "
+                  f"{lock.lock_file} is held); one SQLite file serves one server: stop the other, or give several "
+                  "servers one PostgreSQL database", file=sys.stderr)
+            return 1
+        except OSError as exc:
+            print(f"ttr serve: error: cannot create the lock file {lock.lock_file}: {exc}", file=sys.stderr)
+            return 1
+    try:
+        return _serve(args, config, db, programs)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _sqlite_lock(db: str) -> Any:
+    """The lock file beside a SQLite database (`filelock`), or None for any other database."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        url = make_url(db)
+    except Exception:
+        return None
+    if not url.drivername.startswith("sqlite") or url.database in (None, "", ":memory:"):
+        return None
+    from filelock import FileLock
+
+    return FileLock(f"{url.database}.lock")
+
+
+def _serve(args: argparse.Namespace, config: Any, db: str, programs: tuple[str, ...]) -> int:
+    """Listen, build the app and run uvicorn until stopped."""
+    import asyncio
+    import socket
+
+    import uvicorn
+
+    from ttr.cli.console import engine_build
+    from ttr.server.app import create_app
+
     try:
         sock = socket.create_server((args.host, args.port))
     except OSError as exc:
