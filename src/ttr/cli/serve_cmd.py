@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -53,7 +54,51 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="seconds without an action after which a running game is abandoned (default 604800: 7 days)")
     p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                    help="server log level (default warning)")
+    p.add_argument("--log-format", default="text", choices=("text", "json"),
+                   help="log lines as text (default) or one JSON object per line")
+    p.add_argument("--forwarded-allow-ips", metavar="IPS", default="127.0.0.1",
+                   help="addresses of reverse proxies whose X-Forwarded-For / X-Forwarded-Proto name the client "
+                        "(comma-separated, or '*'; default 127.0.0.1)")
+    defaults_from_environment(p, os.environ)
     p.set_defaults(run=run)
+
+
+ENV_PREFIX = "TTR_"
+
+
+def environment_name(dest: str) -> str:
+    """The environment variable of an option: `--bot-workers` is `TTR_BOT_WORKERS`."""
+    return ENV_PREFIX + dest.upper()
+
+
+def database_url_from(environ: Mapping[str, str]) -> str | None:
+    """`TTR_DB`, else `DATABASE_URL` (a bare `postgres://` or `postgresql://` URL gets the psycopg driver)."""
+    url = environ.get("TTR_DB") or environ.get("DATABASE_URL")
+    if not url:
+        return None
+    for bare in ("postgres://", "postgresql://"):
+        if url.startswith(bare):
+            return "postgresql+psycopg://" + url[len(bare):]
+    return url
+
+
+def defaults_from_environment(parser: argparse.ArgumentParser, environ: Mapping[str, str]) -> None:
+    """Every option's default from its `TTR_*` variable, if set (a command-line option still wins). A
+    repeatable option takes several values separated by commas; a flag-less value is read as on the
+    command line (`TTR_PORT=8080`)."""
+    for action in parser._actions:
+        if not action.option_strings or action.dest in ("help", "db"):
+            continue
+        value = environ.get(environment_name(action.dest))
+        if value is None:
+            continue
+        if isinstance(action, argparse._AppendAction):
+            parser.set_defaults(**{action.dest: [v.strip() for v in value.split(",") if v.strip()]})
+        else:
+            parser.set_defaults(**{action.dest: value})  # argparse converts a string default with the type
+    db = database_url_from(environ)
+    if db is not None:
+        parser.set_defaults(db=db)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -176,10 +221,39 @@ def _serve(args: argparse.Namespace, config: Any, db: str, programs: tuple[str, 
     # no per-message deflate: on loopback and a LAN it costs more CPU than it saves
     server = uvicorn.Server(uvicorn.Config(app, log_level=args.log_level, ws="websockets-sansio", ws_max_size=64 * 1024,
                                            ws_per_message_deflate=False, access_log=args.log_level in ("info", "debug"),
-                                           lifespan="on"))
+                                           lifespan="on", log_config=log_config(args.log_format, args.log_level),
+                                           proxy_headers=True, forwarded_allow_ips=args.forwarded_allow_ips))
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(server.serve(sockets=[sock]))
     return 0
+
+
+def log_config(kind: str, level: str) -> dict[str, Any]:
+    """uvicorn's logging configuration, for its loggers and the server's (`ttr`): text lines, or one JSON
+    object per line (python-json-logger) with `kind="json"`."""
+    if kind == "json":
+        fields = "%(asctime)s %(levelname)s %(name)s %(message)s"
+        formatters: dict[str, Any] = {
+            "default": {"()": "pythonjsonlogger.json.JsonFormatter", "fmt": fields},
+            "access": {"()": "pythonjsonlogger.json.JsonFormatter", "fmt": fields},
+        }
+    else:
+        formatters = {
+            "default": {"()": "uvicorn.logging.DefaultFormatter", "fmt": "%(levelprefix)s %(message)s"},
+            "access": {"()": "uvicorn.logging.AccessFormatter",
+                       "fmt": '%(levelprefix)s %(client_addr)s - "%(request_line)s" %(status_code)s'},
+        }
+    stream = {"class": "logging.StreamHandler", "stream": "ext://sys.stderr"}
+    return {
+        "version": 1, "disable_existing_loggers": False, "formatters": formatters,
+        "handlers": {"default": {**stream, "formatter": "default"}, "access": {**stream, "formatter": "access"}},
+        "loggers": {
+            "uvicorn": {"handlers": ["default"], "level": level.upper(), "propagate": False},
+            "uvicorn.error": {"level": level.upper()},
+            "uvicorn.access": {"handlers": ["access"], "level": level.upper(), "propagate": False},
+            "ttr": {"handlers": ["default"], "level": level.upper(), "propagate": False},
+        },
+    }
 
 
 def _safe(url: str) -> str:

@@ -31,6 +31,7 @@ from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
 from ttr.server.head import HeadAsGet
 from ttr.server.mapdata import board_svg, map_data, maps_list
+from ttr.server.metrics import CONTENT_TYPE
 from ttr.server.protocol import MAX_BODY, ProtocolError, parse_client_message
 from ttr.server.rate_limits import client_key
 from ttr.server.rooms import GameManager
@@ -146,6 +147,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        manager.metrics.refused(exc.code)
         response = _error(exc.status, exc.code, exc.message)
         if exc.retry_after is not None:
             response.headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
@@ -260,6 +262,30 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         manager.times.reset()
         return {"action_ms": manager.times.summary()}
 
+    # ------------------------------------------------------------------ operations
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        """The process answers (a liveness probe)."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> JSONResponse:
+        """Ready for games: started, and the database answers (a readiness probe: 503 otherwise)."""
+        if not manager.ready or manager.stopping:
+            return JSONResponse({"status": "not_ready", "reason": "starting or stopping"}, status_code=503)
+        try:
+            await asyncio.wait_for(manager.db(manager.store.ping), 5)
+        except Exception as exc:
+            return JSONResponse({"status": "not_ready", "reason": f"the database does not answer: "
+                                 f"{type(exc).__name__}"}, status_code=503)
+        return JSONResponse({"status": "ready"})
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        """Prometheus metrics (`ttr.server.metrics`)."""
+        return Response(manager.metrics.render(), media_type=CONTENT_TYPE)
+
     @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
     async def no_such_api(rest: str) -> JSONResponse:
         return _error(404, "not_found", f"no API path /api/{rest[:60]}")
@@ -341,14 +367,18 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
                 raise ProtocolError("join_first", f"send 'join' before '{kind}'")
             elif kind == "action":
                 await manager.act(conn, data["version"], data["id"])
-                manager.times.add((time.perf_counter() - received) * 1000)
+                took = time.perf_counter() - received
+                manager.times.add(took * 1000)
+                manager.metrics.action_seconds.observe(took)
             elif kind == "hint":
                 _start_hint(conn, room)
             else:
                 conn.push({"type": "pong"})
         except ProtocolError as exc:
+            manager.metrics.refused(exc.code)
             conn.push(exc.to_message())
         except Exception:
+            manager.metrics.refused("internal")
             log.exception("error handling a message in game %s", room.info.id)
             conn.push({"type": "error", "code": "internal",
                        "message": "the server failed on this message; nothing changed"})

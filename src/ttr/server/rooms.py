@@ -29,6 +29,7 @@ from ttr.server.bot_pool import BotPool
 from ttr.server.cluster import Cluster, make_cluster
 from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
+from ttr.server.metrics import Metrics
 from ttr.server.programs import PREFIX, ProgramSeats, program_label
 from ttr.server.protocol import ProtocolError
 from ttr.server.rate_limits import RateLimits
@@ -75,6 +76,12 @@ class GameManager:
         self.programs = ProgramSeats(config.program_time, config.program_idle)  # seats played by programs (`cmd:` bots)
         self._endings: set[asyncio.Task[None]] = set()  # programs being sent the end of their game
         self.limits = RateLimits(config)
+        self.metrics = Metrics(
+            sockets=lambda: sum(len(r.conns) for r in self.rooms.values()),
+            running=lambda: sum(1 for r in self.rooms.values() if not r.game.is_over and r.info.status == RUNNING),
+            in_memory=lambda: len(self.rooms),
+            bot_queue=lambda: sum(1 for r in self.rooms.values() if r.bot_task is not None and not r.bot_task.done()))
+        self.ready = False  # set once the store answered and the cluster started (`/readyz`)
         self._sweeper: asyncio.Task[None] | None = None
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
@@ -90,6 +97,7 @@ class GameManager:
         games resume where they were); requests for a game not loaded yet load it at once. With servers
         sharing the database, this one takes the games whose lease has lapsed (`ttr.server.cluster`)."""
         await self.cluster.start(self)
+        self.ready = True
         self._resumer = asyncio.get_running_loop().create_task(self._resume_all())
 
     async def _resume_all(self) -> None:
@@ -536,6 +544,7 @@ class GameManager:
         if conn.seat is None:
             raise ProtocolError("spectator", "spectators cannot act: join with a seat's token to play")
         await self.apply(room, conn.seat, version, action_id)
+        self.metrics.actions.labels(by="person").inc()
 
     async def apply(self, room: Room, seat: int, version: int, action_id: int) -> None:
         """Check, store, apply and broadcast one action of `seat` (people and bots alike)."""
@@ -623,6 +632,7 @@ class GameManager:
         message = {"type": "hint", "id": ids[index], "text": str(actions[index]), "reason": reason,
                    "reason_i18n": reason_i18n, "version": version}
         room.hint = (version, message)
+        self.metrics.hints.inc()
         return dict(message)
 
     # ------------------------------------------------------------------ bots
@@ -690,6 +700,7 @@ class GameManager:
                 continue
             try:
                 await self.apply(room, seat, version, ids[index])
+                self.metrics.actions.labels(by="bot").inc()
             except ProtocolError as exc:
                 log.warning("bot move refused in game %s: %s", room.info.id, exc.message)
                 await asyncio.sleep(0.05)

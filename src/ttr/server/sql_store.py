@@ -179,6 +179,11 @@ class SqlStore:
                 conn.execute(delete(leases).where(leases.c.game_id.in_(ids)))
         return ids
 
+    def ping(self) -> None:
+        """Raise if the database does not answer."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+
     def notify(self, payload: str) -> None:
         """NOTIFY the servers sharing this PostgreSQL database (`ttr.server.cluster`)."""
         with self.engine.begin() as conn:

@@ -128,6 +128,10 @@ class GameStore(Protocol):
         """Mark the game finished at `version` with its winners (`StaleVersionError` if not at it)."""
         ...
 
+    def ping(self) -> None:
+        """Raise if the store cannot be reached."""
+        ...
+
     def close(self) -> None:
         """Release connections."""
         ...
@@ -221,6 +225,9 @@ class MemoryStore:
             if info.version != version or info.status != RUNNING:
                 raise StaleVersionError(f"game {game_id} is at version {info.version} ({info.status}), not {version}")
             info.status, info.winners = FINISHED, list(winners)
+
+    def ping(self) -> None:
+        """Always reachable."""
 
     def close(self) -> None:
         """Nothing to release."""
