@@ -171,8 +171,10 @@ async def game_slot(bases: list[str], args: argparse.Namespace, slot: int, stats
                 body["seed"] = rng.randrange(2**40)
             r = await http.post("/api/games", json=body)
             r.raise_for_status()
-        except httpx.HTTPError as exc:
-            stats.errors.append(f"create: {exc}")
+        except (httpx.HTTPError, RuntimeError) as exc:  # RuntimeError: the run ended, its client closed
+            if stop.is_set():
+                return
+            stats.errors.append(f"create: {type(exc).__name__}: {exc}")
             await asyncio.sleep(1)
             continue
         created = r.json()
@@ -252,10 +254,10 @@ async def run(args: argparse.Namespace, bases: list[str]) -> Stats:
     async with contextlib.AsyncExitStack() as stack:
         clients = [await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=30, limits=limits))
                    for base in bases]
-        http = clients[0]
         slots = [asyncio.create_task(game_slot(bases, args, i, stats, stop, clients)) for i in range(args.games)]
         await asyncio.sleep(args.warmup)
-        resets = [await c.post("/api/stats/reset") for c in clients]  # refused (403) unless on this machine
+        async with httpx.AsyncClient(timeout=60) as quiet:  # not queued behind the games' requests
+            resets = [await quiet.post(f"{base}/api/stats/reset") for base in bases]  # 403 unless on this machine
         stats.server_reset = all(r.status_code == 200 for r in resets)
         stats.latencies.clear()
         stats.fanout.clear()
@@ -270,7 +272,8 @@ async def run(args: argparse.Namespace, bases: list[str]) -> Stats:
         stats.server_cpu = sum(stats.server_cpus) if pids and len(stats.server_cpus) == len(pids) else None
         stats.client_cpu = time.process_time() - client_cpu
         measured, fanout, count = list(stats.latencies), list(stats.fanout), stats.actions
-        stats.server = (await http.get("/api/stats")).json()
+        async with httpx.AsyncClient(timeout=60) as quiet:
+            stats.server = (await quiet.get(f"{bases[0]}/api/stats")).json()
         stop.set()
         _done, pending = await asyncio.wait(slots, timeout=30)
         for task in pending:

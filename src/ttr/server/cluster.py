@@ -191,9 +191,10 @@ class PostgresCluster:
         assert manager is not None
         while not manager.stopping:
             try:
+                held = set(self.owned)  # a lease claimed during the renewal is not lost
                 mine, lapsed = await manager.db(self._renew_and_find)
-                lost = self.owned - mine
-                self.owned &= mine
+                lost = held - mine
+                self.owned -= lost
                 for game_id in lost:
                     log.warning("lost the lease of game %s to another server", game_id)
                 for game_id in lapsed:
