@@ -1,9 +1,10 @@
 """Several `ttr serve` on one PostgreSQL database: who runs a game's bots, and how an action stored by one
 server reaches the sockets of the others.
 
-- Every accepted append NOTIFYs the channel `ttr` with `a|GAME|VERSION`, in the append's transaction
-  (delivered at its commit; `ttr.server.sql_store`). A server with that game in memory and an older version
-  reads the new actions from the log, applies them and broadcasts (`GameManager.catch_up`).
+- Every accepted append NOTIFYs the channel `ttr` with `a|GAME|VERSION|SEAT|ACTION`, in the append's
+  transaction (delivered at its commit; `ttr.server.sql_store`). A server with that game in memory one
+  version behind applies the action and broadcasts; one further behind reads the missing actions from the
+  log (`GameManager.catch_up`).
 - Presence: a server tells the others which seats of a game have sockets on it (`p|GAME|SERVER|SEATS`) when
   that changes, and when asked (`q|GAME`, sent by a server that has just loaded the game); each server
   sends `h|SERVER` every `RENEW` seconds, and the presence of a server not heard for `LEASE` seconds is
@@ -263,7 +264,7 @@ class PostgresCluster:
         try:
             kind = parts[0]
             if kind == "a":
-                manager.remote_action(parts[1], int(parts[2]))
+                manager.remote_action(parts[1], int(parts[2]), int(parts[3]), int(parts[4]))
             elif kind == "p" and parts[2] != self.server_id:
                 self.heard[parts[2]] = time.monotonic()
                 seats = {int(s) for s in parts[3].split(",") if s}

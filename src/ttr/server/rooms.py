@@ -35,7 +35,17 @@ from ttr.server.protocol import ProtocolError
 from ttr.server.rate_limits import RateLimits
 from ttr.server.room import Room
 from ttr.server.stats import ActionTimes
-from ttr.server.store import ABANDONED, FINISHED, RUNNING, GameInfo, GameStore, SeatInfo, StaleVersionError, StoreError
+from ttr.server.store import (
+    ABANDONED,
+    FINISHED,
+    RUNNING,
+    GameInfo,
+    GameStore,
+    SeatInfo,
+    StaleVersionError,
+    StoredAction,
+    StoreError,
+)
 from ttr.server.views import seats_json, summary_json, view_for, winner_seats
 
 log = logging.getLogger("ttr.server")
@@ -242,31 +252,36 @@ class GameManager:
 
     # ------------------------------------------------------------------ other servers (ttr.server.cluster)
 
-    def remote_action(self, game_id: str, version: int) -> None:
-        """Another server stored the game's action up to `version`: catch up if this server has the game."""
+    def remote_action(self, game_id: str, version: int, seat: int, action_id: int) -> None:
+        """Another server stored the game's action `action_id` of `seat`, making it `version`: apply it if this
+        server has the game one version behind, read the log if further behind."""
         room = self.rooms.get(game_id)
         if room is not None and room.version < version:
-            self._spawn(self.catch_up(room))
+            self._spawn(self.catch_up(room, (version - 1, seat, action_id)))
 
     def catch_up_all(self) -> None:
         """Catch every game in memory up with the log (notifications may have been missed)."""
         for room in list(self.rooms.values()):
             self._spawn(self.catch_up(room))
 
-    async def catch_up(self, room: Room) -> None:
-        """Apply the actions other servers stored since this room's version, and broadcast them."""
+    async def catch_up(self, room: Room, known: tuple[int, int, int] | None = None) -> None:
+        """Apply the actions other servers stored since this room's version, and broadcast them; `known` is
+        one of them (version, seat, action id), applied without reading the log when it is the next one."""
         try:
             async with room.lock:
-                await self._catch_up_locked(room)
+                await self._catch_up_locked(room, known)
         except Exception:
             log.exception("cannot catch game %s up with the log", room.info.id)
         self._schedule(room)
 
-    async def _catch_up_locked(self, room: Room) -> bool:
+    async def _catch_up_locked(self, room: Room, known: tuple[int, int, int] | None = None) -> bool:
         """Under the room's lock: read and apply the newer stored actions; whether there were any."""
         if room.game.is_over:
             return False
-        stored = await self.db(self.store.actions, room.info.id, room.version)
+        if known is not None and known[0] == room.version:
+            stored = [StoredAction(*known)]
+        else:
+            stored = await self.db(self.store.actions, room.info.id, room.version)
         if not stored:
             return False
         game = room.game

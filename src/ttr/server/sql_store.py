@@ -122,7 +122,7 @@ class SqlStore:
                     raise self._why_not(conn, game_id, version)
                 conn.execute(_APPEND, {"game_id": game_id, "version": version, "seat": seat, "action_id": action_id})
                 if self.notifies:  # delivered at the commit, to every server listening
-                    conn.execute(_NOTIFY, {"payload": f"a|{game_id}|{version + 1}"})
+                    conn.execute(_NOTIFY, {"payload": f"a|{game_id}|{version + 1}|{seat}|{action_id}"})
         except IntegrityError:  # a concurrent writer inserted this version first
             raise StaleVersionError(f"game {game_id} has an action at version {version} already") from None
 
