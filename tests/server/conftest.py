@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .postgres import Postgres, PostgresUnavailable, start_postgres
+from .postgres import Postgres, PostgresUnavailable, drop_tables, start_postgres
 
 
 @pytest.fixture(scope="session")
@@ -33,10 +33,4 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     else:
         server: Postgres = request.getfixturevalue("postgres_server")
         yield server.url
-        from sqlalchemy import create_engine
-
-        from ttr.server.sql_store import metadata
-
-        engine = create_engine(server.url)
-        metadata.drop_all(engine)
-        engine.dispose()
+        drop_tables(server.url)

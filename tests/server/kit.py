@@ -23,9 +23,14 @@ from ttr.server.store import GameStore, MemoryStore
 
 
 def server_config(**changes: Any) -> ServerConfig:
-    """A config for tests: in-memory store, bots in threads, no bot delay, no grace."""
+    """A config for tests: in-memory store, bots in threads, no bot delay, no grace, and fixed seeds for
+    games of several people too (the tests replay known deals; `ServerConfig.chosen_seeds`), and limits
+    far above what a test sends (every request comes from one client; tests/server/test_limits.py sets them)."""
     base: dict[str, Any] = {"db": "memory", "bot_workers": 2, "bot_pool": "thread", "bot_delay": 0.0,
-                            "leave_grace": 0.0, "standin_level": "random"}
+                            "leave_grace": 0.0, "standin_level": "random", "chosen_seeds": True,
+                            "create_limit": "100000/minute", "message_limit": "1000000/10 seconds",
+                            "hint_limit": "100000/minute", "max_running_per_client": 100000,
+                            "max_sockets_per_game": 10000}
     base.update(changes)
     return ServerConfig(**base)
 

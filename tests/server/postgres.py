@@ -96,3 +96,16 @@ def start_postgres() -> Postgres:
         shutil.rmtree(base, ignore_errors=True)
         raise PostgresUnavailable(f"pg_ctl start failed: {(done.stderr or done.stdout).strip()[-200:]} {log}")
     return Postgres(f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", base, bindir, prefix)
+
+
+def drop_tables(url: str) -> None:
+    """Drop the server's tables and the migrations' record (the next store starts from an empty database)."""
+    from sqlalchemy import create_engine, text
+
+    from ttr.server.schema import metadata
+
+    engine = create_engine(url)
+    metadata.drop_all(engine)
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    engine.dispose()

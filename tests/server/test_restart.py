@@ -30,12 +30,12 @@ BOTS_ONLY = {"map": "new_york", "seed": 7, "bot_delay": 0.05,
 class Served:
     """A `ttr serve` subprocess."""
 
-    def __init__(self, db: str, log: Path, pool: str = "thread") -> None:
+    def __init__(self, db: str, log: Path, pool: str = "thread", extra: tuple[str, ...] = ()) -> None:
         self.log = log
         with log.open("ab") as err:  # a file, not a pipe: nobody reads the server's log while it runs
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "ttr.cli.main", "serve", "--port", "0", "--db", db, "--bot-pool", pool,
-                 "--bot-delay", "0", "--leave-grace", "600"],
+                 "--bot-delay", "0", "--leave-grace", "600", *extra],
                 stdout=subprocess.PIPE, stderr=err, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()

@@ -35,6 +35,10 @@ def test_default_database_is_in_the_user_data_dir(monkeypatch: pytest.MonkeyPatc
     (["--port", "99999"], 2, "--port must be from 0 to 65535"),
     (["--port", "-1"], 2, "--port must be from 0 to 65535"),
     (["--db", "nonsense://x"], 1, "cannot open the database nonsense://x"),
+    (["--create-limit", "many"], 2, "--create-limit: 'many' is not a rate limit"),
+    (["--message-limit", "5 per fortnight"], 2, "--message-limit"),
+    (["--max-running-per-client", "0"], 2, "--max-running-per-client must be at least 1"),
+    (["--idle-expiry", "0"], 2, "--idle-expiry must be a positive number of seconds"),
 ])
 def test_refusals(argv: list[str], status: int, message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "0", *argv]) == status  # a later --port wins
@@ -57,3 +61,17 @@ def test_unwritable_data_directory(monkeypatch: pytest.MonkeyPatch, capsys: pyte
     monkeypatch.setenv("XDG_DATA_HOME", str(blocker))  # the data directory would have to be inside a file
     assert main(["serve", "--port", "0"]) == 1
     assert "cannot create the data directory" in capsys.readouterr().err
+
+
+def test_a_second_server_on_one_sqlite_file_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from .test_restart import Served
+
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    first = Served(db, tmp_path / "first.log")
+    try:
+        assert main(["serve", "--port", "0", "--db", db]) == 1
+        err = capsys.readouterr().err
+        assert "another ttr serve is using the database" in err and "games.sqlite3.lock" in err
+        assert "PostgreSQL" in err
+    finally:
+        first.kill()

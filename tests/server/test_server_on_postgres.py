@@ -9,22 +9,19 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from sqlalchemy import create_engine
 
 from ttr.engine import Game, final_score
 from ttr.maps import load_map
-from ttr.server.sql_store import SqlStore, metadata
+from ttr.server.sql_store import SqlStore
 
 from .kit import Client, LiveServer, server_config
-from .postgres import Postgres
+from .postgres import Postgres, drop_tables
 
 
 @pytest.fixture
 def pg_url(postgres_server: Postgres) -> Iterator[str]:
     yield postgres_server.url
-    engine = create_engine(postgres_server.url)
-    metadata.drop_all(engine)
-    engine.dispose()
+    drop_tables(postgres_server.url)
 
 
 def test_a_game_on_postgres(pg_url: str) -> None:

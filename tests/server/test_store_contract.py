@@ -11,6 +11,7 @@ import pytest
 from ttr.engine import Game, full_state
 from ttr.maps import load_map
 from ttr.server.store import (
+    ABANDONED,
     FINISHED,
     RUNNING,
     GameInfo,
@@ -35,7 +36,7 @@ def info(game_id: str = "g1", created: float = 100.0, seed: int = 7) -> GameInfo
     return GameInfo(
         id=game_id, map="europe", seed=seed,
         seats=[SeatInfo("Ana", "human", None, "ab" * 32), SeatInfo("Bot", "bot", "greedy", None)],
-        when_people_leave="wait", bot_delay=0.25, created=created, extra={"note": "x"},
+        when_people_leave="wait", bot_delay=0.25, created=created, extra={"note": "x"}, creator="c1",
     )
 
 
@@ -47,7 +48,7 @@ def test_create_and_get(store: GameStore) -> None:
         id="g1", map="europe", seed=2**62 + 5,
         seats=[SeatInfo("Ana", "human", None, "ab" * 32), SeatInfo("Bot", "bot", "greedy", None)],
         when_people_leave="wait", bot_delay=0.25, created=100.0, status=RUNNING, version=0, winners=None,
-        extra={"note": "x"})
+        extra={"note": "x"}, creator="c1", updated=100.0)  # last activity: the creation
     assert store.get_game("nope") is None
 
 
@@ -102,6 +103,58 @@ def test_finish(store: GameStore) -> None:
     with pytest.raises(StaleVersionError):
         store.finish("g1", 1, [0])
     assert store.actions("g1") == [StoredAction(0, 0, 1)]
+
+
+def test_the_last_action_and_the_end_are_stored_together(store: GameStore) -> None:
+    store.create_game(info())
+    store.append_action("g1", 0, 0, 1)
+    with pytest.raises(StaleVersionError):  # a stale last action stores neither the action nor the end
+        store.append_action("g1", 0, 1, 2, [1])
+    got = store.get_game("g1")
+    assert got is not None and got.status == RUNNING and got.winners is None and got.version == 1
+    store.append_action("g1", 1, 1, 2, [1])
+    got = store.get_game("g1")
+    assert got is not None and got.status == FINISHED and got.winners == [1] and got.version == 2
+    assert store.actions("g1") == [StoredAction(0, 0, 1), StoredAction(1, 1, 2)]
+    with pytest.raises(StaleVersionError):
+        store.append_action("g1", 2, 0, 3)
+
+
+def test_running_games_are_counted_by_creator_and_status(store: GameStore) -> None:
+    store.create_game(info("g1"))
+    store.create_game(info("g2"))
+    other = info("g3")
+    other.creator = "c2"
+    store.create_game(other)
+    store.append_action("g2", 0, 0, 1, [0])
+    assert store.running_by("c1") == 1 and store.running_by("c2") == 1 and store.running_by("c9") == 0
+    assert store.count_by_status() == {RUNNING: 2, FINISHED: 1}
+
+
+def test_idle_games_are_abandoned(store: GameStore) -> None:
+    import time
+
+    now = time.time()
+    store.create_game(info("never", created=now - 100))  # never started, idle 100 s
+    store.create_game(info("fresh", created=now))
+    store.create_game(info("played", created=now - 100))
+    store.append_action("played", 0, 0, 1)  # its last action: now
+    assert store.abandon_idle(now - 200, now - 200) == []
+    assert store.abandon_idle(now - 50, now - 1000) == ["never"]  # the unstarted expire first
+    assert sorted(store.abandon_idle(now - 50, now + 10)) == ["fresh", "played"]
+    got = {g.id: g.status for g in store.list_games(0)}
+    assert got == {"never": ABANDONED, "fresh": ABANDONED, "played": ABANDONED}
+    with pytest.raises(StaleVersionError):  # an abandoned game takes no more actions
+        store.append_action("played", 1, 1, 2)
+    assert store.count_by_status() == {ABANDONED: 3}
+
+
+def test_actions_since_a_version(store: GameStore) -> None:
+    store.create_game(info())
+    for v in range(4):
+        store.append_action("g1", v, v % 2, 10 + v)
+    assert [a.action_id for a in store.actions("g1", 2)] == [12, 13]
+    assert store.actions("g1", 4) == []
 
 
 def test_list_newest_first(store: GameStore) -> None:

@@ -41,7 +41,8 @@ def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequ
     `SERVER_CHANGES` to its config, if any)."""
     db = tmp_path_factory.mktemp("web-db") / "games.sqlite3"
     settings: dict[str, object] = {"db": f"sqlite:///{db}", "bot_workers": 1, "bot_pool": "thread", "bot_delay": 0.0,
-                                   "leave_grace": 30.0}
+                                   "leave_grace": 30.0, "create_limit": "1000/minute",
+                                   "max_running_per_client": 1000}  # every game comes from this one client
     settings.update(getattr(request.module, "SERVER_CHANGES", {}))
     config = ServerConfig(**settings)  # type: ignore[arg-type]
     port = _free_port()

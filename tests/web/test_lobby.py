@@ -420,3 +420,19 @@ def test_hint_reason_in_chinese(browser: Any, server: Served) -> None:
         assert hints[0]["reason"].startswith("Keep")  # the server's own English text is still sent
     finally:
         context.close()
+
+
+def test_a_seed_chosen_by_the_creator_is_marked(page: Any, server: Served) -> None:
+    game_id, token = create_game(server.base, "europe", seed=12)  # one person against a bot: a seed is allowed
+    open_seat(page, server.base, game_id, token)
+    assert page.locator("#seed-chosen").inner_text() == "seed chosen by the creator"
+    assert "knows every hand and deck" in (page.locator("#seed-chosen").get_attribute("title") or "")
+    fair = api(server.base, "/api/games", {"map": "europe", "bot_delay": 0,
+                                           "seats": [{"type": "human"}, {"type": "bot", "level": "greedy"}]})
+    open_seat(page, server.base, fair["id"], fair["seats"][0]["token"])
+    assert page.locator("#seed-chosen").count() == 0
+    page.goto(server.base + "/")
+    page.wait_for_selector(f'#recent-games li[data-game="{game_id}"]')
+    assert page.locator(f'#recent-games li[data-game="{game_id}"] .seed-chosen').inner_text() == \
+        "seed chosen by the creator"
+    assert page.locator(f'#recent-games li[data-game="{fair["id"]}"] .seed-chosen').count() == 0

@@ -6,6 +6,8 @@ import argparse
 import contextlib
 import os
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 from ttr.errors import TTRError
 
@@ -35,27 +37,85 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--bot-program-idle", metavar="S", type=float, default=600.0,
                    help="close a program that has waited this many seconds for its seat's next decision; it "
                         "starts again at that decision (default 600)")
+    p.add_argument("--allowed-origin", metavar="ORIGIN", action="append", default=[],
+                   help="a page origin besides the server's own that may open the game socket, such as "
+                        "https://play.example.org (repeatable); pages of any other origin are refused")
+    p.add_argument("--create-limit", metavar="LIMIT", default="30/minute",
+                   help="new games one client (address) may create (default 30/minute; a 'limits' string)")
+    p.add_argument("--message-limit", metavar="LIMIT", default="100/10 seconds",
+                   help="game socket messages one client may send, all its sockets together (default '100/10 seconds')")
+    p.add_argument("--hint-limit", metavar="LIMIT", default="20/minute",
+                   help="hints one client may ask for (default 20/minute)")
+    p.add_argument("--max-running-per-client", metavar="N", type=int, default=20,
+                   help="running games one client may have created (default 20)")
+    p.add_argument("--max-sockets-per-game", metavar="N", type=int, default=50,
+                   help="game sockets open on one game on this server (default 50)")
+    p.add_argument("--unstarted-expiry", metavar="S", type=float, default=86400.0,
+                   help="seconds after which a game nobody has moved in is abandoned (default 86400: a day)")
+    p.add_argument("--idle-expiry", metavar="S", type=float, default=7 * 86400.0,
+                   help="seconds without an action after which a running game is abandoned (default 604800: 7 days)")
     p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                    help="server log level (default warning)")
+    p.add_argument("--log-format", default="text", choices=("text", "json"),
+                   help="log lines as text (default) or one JSON object per line")
+    p.add_argument("--forwarded-allow-ips", metavar="IPS", default="127.0.0.1",
+                   help="addresses of reverse proxies whose X-Forwarded-For / X-Forwarded-Proto name the client "
+                        "(comma-separated, or '*'; default 127.0.0.1)")
+    defaults_from_environment(p, os.environ)
     p.set_defaults(run=run)
+
+
+ENV_PREFIX = "TTR_"
+
+
+def environment_name(dest: str) -> str:
+    """The environment variable of an option: `--bot-workers` is `TTR_BOT_WORKERS`."""
+    return ENV_PREFIX + dest.upper()
+
+
+def database_url_from(environ: Mapping[str, str]) -> str | None:
+    """`TTR_DB`, else `DATABASE_URL` (a bare `postgres://` or `postgresql://` URL gets the psycopg driver)."""
+    url = environ.get("TTR_DB") or environ.get("DATABASE_URL")
+    if not url:
+        return None
+    for bare in ("postgres://", "postgresql://"):
+        if url.startswith(bare):
+            return "postgresql+psycopg://" + url[len(bare):]
+    return url
+
+
+def defaults_from_environment(parser: argparse.ArgumentParser, environ: Mapping[str, str]) -> None:
+    """Every option's default from its `TTR_*` variable, if set (a command-line option still wins). A
+    repeatable option takes several values separated by commas; a flag-less value is read as on the
+    command line (`TTR_PORT=8080`)."""
+    for action in parser._actions:
+        if not action.option_strings or action.dest in ("help", "db"):
+            continue
+        value = environ.get(environment_name(action.dest))
+        if value is None:
+            continue
+        if isinstance(action, argparse._AppendAction):
+            parser.set_defaults(**{action.dest: [v.strip() for v in value.split(",") if v.strip()]})
+        else:
+            parser.set_defaults(**{action.dest: value})  # argparse converts a string default with the type
+    db = database_url_from(environ)
+    if db is not None:
+        parser.set_defaults(db=db)
 
 
 def run(args: argparse.Namespace) -> int:
     """Start the server; returns when it stops (Ctrl-C)."""
-    import asyncio
-    import socket
-
     try:
-        import uvicorn
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
 
         from ttr.server import ServerConfig, default_db_url
-        from ttr.server.app import create_app
     except ImportError as exc:  # the base install: the engine, bots and tools without the server's libraries
         from ttr import install_hint
 
         raise TTRError(f"the browser game needs the server extra: {install_hint('server')} ({exc})") from None
-    from ttr.cli.console import engine_build
     from ttr.server.programs import check_command, program_name
+    from ttr.server.rate_limits import check_limit
 
     if args.bot_workers < 1:
         print("ttr serve: error: --bot-workers must be at least 1", file=sys.stderr)
@@ -77,6 +137,20 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.bot_delay <= 10:
         print("ttr serve: error: --bot-delay must be from 0 to 10 seconds", file=sys.stderr)
         return 2
+    for option in ("create_limit", "message_limit", "hint_limit"):
+        why = check_limit(getattr(args, option))
+        if why is not None:
+            print(f"ttr serve: error: --{option.replace('_', '-')}: {why}", file=sys.stderr)
+            return 2
+    for option in ("max_running_per_client", "max_sockets_per_game"):
+        if getattr(args, option) < 1:
+            print(f"ttr serve: error: --{option.replace('_', '-')} must be at least 1", file=sys.stderr)
+            return 2
+    for option in ("unstarted_expiry", "idle_expiry"):
+        if not getattr(args, option) > 0:
+            print(f"ttr serve: error: --{option.replace('_', '-')} must be a positive number of seconds",
+                  file=sys.stderr)
+            return 2
     try:
         db = args.db or default_db_url()
     except OSError as exc:
@@ -86,7 +160,58 @@ def run(args: argparse.Namespace) -> int:
     programs = tuple(dict.fromkeys(program_name(command) for command in args.bot_program))
     config = ServerConfig(db=db, bot_workers=args.bot_workers, bot_pool=args.bot_pool, bot_delay=args.bot_delay,
                           leave_grace=max(0.0, args.leave_grace), programs=programs,
-                          program_time=args.bot_program_time, program_idle=args.bot_program_idle)
+                          program_time=args.bot_program_time, program_idle=args.bot_program_idle,
+                          allowed_origins=tuple(args.allowed_origin), create_limit=args.create_limit,
+                          message_limit=args.message_limit, hint_limit=args.hint_limit,
+                          max_running_per_client=args.max_running_per_client,
+                          max_sockets_per_game=args.max_sockets_per_game, unstarted_expiry=args.unstarted_expiry,
+                          idle_expiry=args.idle_expiry)
+    lock = _sqlite_lock(db)
+    if lock is not None:
+        from filelock import Timeout
+
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            print(f"ttr serve: error: another ttr serve is using the database {_safe(db)} (its lock file "
+                  f"{lock.lock_file} is held); one SQLite file serves one server: stop the other, or give several "
+                  "servers one PostgreSQL database", file=sys.stderr)
+            return 1
+        except OSError as exc:
+            print(f"ttr serve: error: cannot create the lock file {lock.lock_file}: {exc}", file=sys.stderr)
+            return 1
+    try:
+        return _serve(args, config, db, programs)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _sqlite_lock(db: str) -> Any:
+    """The lock file beside a SQLite database (`filelock`), or None for any other database."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        url = make_url(db)
+    except Exception:
+        return None
+    if not url.drivername.startswith("sqlite") or url.database in (None, "", ":memory:"):
+        return None
+    from filelock import FileLock
+
+    return FileLock(f"{url.database}.lock")
+
+
+def _serve(args: argparse.Namespace, config: Any, db: str, programs: tuple[str, ...]) -> int:
+    """Listen, build the app and run uvicorn until stopped."""
+    import asyncio
+    import socket
+
+    import uvicorn
+
+    from ttr.cli.console import engine_build
+    from ttr.server.app import create_app
+
     try:
         sock = socket.create_server((args.host, args.port))
     except OSError as exc:
@@ -106,10 +231,39 @@ def run(args: argparse.Namespace) -> int:
     # no per-message deflate: on loopback and a LAN it costs more CPU than it saves
     server = uvicorn.Server(uvicorn.Config(app, log_level=args.log_level, ws="websockets-sansio", ws_max_size=64 * 1024,
                                            ws_per_message_deflate=False, access_log=args.log_level in ("info", "debug"),
-                                           lifespan="on"))
+                                           lifespan="on", log_config=log_config(args.log_format, args.log_level),
+                                           proxy_headers=True, forwarded_allow_ips=args.forwarded_allow_ips))
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(server.serve(sockets=[sock]))
     return 0
+
+
+def log_config(kind: str, level: str) -> dict[str, Any]:
+    """uvicorn's logging configuration, for its loggers and the server's (`ttr`): text lines, or one JSON
+    object per line (python-json-logger) with `kind="json"`."""
+    if kind == "json":
+        fields = "%(asctime)s %(levelname)s %(name)s %(message)s"
+        formatters: dict[str, Any] = {
+            "default": {"()": "pythonjsonlogger.json.JsonFormatter", "fmt": fields},
+            "access": {"()": "pythonjsonlogger.json.JsonFormatter", "fmt": fields},
+        }
+    else:
+        formatters = {
+            "default": {"()": "uvicorn.logging.DefaultFormatter", "fmt": "%(levelprefix)s %(message)s"},
+            "access": {"()": "uvicorn.logging.AccessFormatter",
+                       "fmt": '%(levelprefix)s %(client_addr)s - "%(request_line)s" %(status_code)s'},
+        }
+    stream = {"class": "logging.StreamHandler", "stream": "ext://sys.stderr"}
+    return {
+        "version": 1, "disable_existing_loggers": False, "formatters": formatters,
+        "handlers": {"default": {**stream, "formatter": "default"}, "access": {**stream, "formatter": "access"}},
+        "loggers": {
+            "uvicorn": {"handlers": ["default"], "level": level.upper(), "propagate": False},
+            "uvicorn.error": {"level": level.upper()},
+            "uvicorn.access": {"handlers": ["access"], "level": level.upper(), "propagate": False},
+            "ttr": {"handlers": ["default"], "level": level.upper(), "propagate": False},
+        },
+    }
 
 
 def _safe(url: str) -> str:

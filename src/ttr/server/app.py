@@ -11,6 +11,7 @@ import contextlib
 import ipaddress
 import json
 import logging
+import math
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -30,9 +31,11 @@ from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
 from ttr.server.head import HeadAsGet
 from ttr.server.mapdata import board_svg, map_data, maps_list
+from ttr.server.metrics import CONTENT_TYPE
 from ttr.server.protocol import MAX_BODY, ProtocolError, parse_client_message
+from ttr.server.rate_limits import client_key
 from ttr.server.rooms import GameManager
-from ttr.server.store import FINISHED, GameStore, open_store
+from ttr.server.store import ABANDONED, FINISHED, RUNNING, GameStore, open_store
 from ttr.server.views import last_for, view_for
 
 log = logging.getLogger("ttr.server")
@@ -78,7 +81,28 @@ def _whole(text: str, digits: int = 18) -> int | None:
     return int(text)
 
 
+def _is_json(content_type: str | None) -> bool:
+    """Whether a Content-Type header names JSON (`application/json`, parameters such as charset aside)."""
+    return (content_type or "").split(";", 1)[0].strip().lower() == "application/json"
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """Whether a WebSocket handshake's `Origin` may open the game socket: no Origin at all (not a browser:
+    a browser always sends one), the server's own origin (the Origin's host and port are the `Host` header),
+    or one of `allowed` (`--allowed-origin`, e.g. `https://play.example.org`)."""
+    if origin is None:
+        return True
+    origin = origin.strip().lower().rstrip("/")
+    if origin in allowed:
+        return True
+    scheme, _, netloc = origin.partition("://")
+    return scheme in ("http", "https") and bool(netloc) and host is not None and netloc == host.strip().lower()
+
+
 async def _read_body(request: Request) -> Any:
+    if not _is_json(request.headers.get("content-type")):
+        shown = (request.headers.get("content-type") or "none")[:60]
+        raise ApiError(415, "unsupported_media_type", f"the body must be application/json (Content-Type: {shown})")
     declared = request.headers.get("content-length")
     if declared is not None and declared.isascii() and declared.isdecimal():
         size = _whole(declared)
@@ -105,6 +129,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     the_pool = pool if pool is not None else BotPool(config.bot_workers, config.bot_pool)
     manager = GameManager(the_store, the_pool, config)
     static_dir = Path(config.static_dir) if config.static_dir else WEB_DIR / "static"
+    allowed_origins = tuple(o.strip().lower().rstrip("/") for o in config.allowed_origins)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -122,7 +147,11 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return _error(exc.status, exc.code, exc.message)
+        manager.metrics.refused(exc.code)
+        response = _error(exc.status, exc.code, exc.message)
+        if exc.retry_after is not None:
+            response.headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
+        return response
 
     @app.exception_handler(StarletteHTTPException)
     async def no_route(request: Request, exc: StarletteHTTPException) -> Response:
@@ -167,8 +196,13 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
 
     @app.post("/api/games", status_code=201)
     async def post_game(request: Request) -> JSONResponse:
+        creator = client_key(request.client.host if request.client else None)
+        wait = manager.limits.hit(manager.limits.create, creator)
+        if wait is not None:
+            raise ApiError(429, "rate_limited", f"too many new games from your address (at most "
+                           f"{config.create_limit}): try again in {wait:g} s", retry_after=wait)
         body = await _read_body(request)
-        return JSONResponse(await manager.create(body), status_code=201)
+        return JSONResponse(await manager.create(body, creator), status_code=201)
 
     @app.get("/api/games")
     async def get_games(limit: str = "50") -> list[dict[str, Any]]:
@@ -215,8 +249,10 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     async def get_stats() -> dict[str, Any]:
         conns = sum(len(r.conns) for r in manager.rooms.values())
         running = sum(1 for r in manager.rooms.values() if not r.game.is_over)
+        games = await manager.db(manager.store.count_by_status)
         return {"action_ms": manager.times.summary(), "games_in_memory": len(manager.rooms),
-                "games_running": running, "connections": conns}
+                "games_running": running, "connections": conns,
+                "games": {status: games.get(status, 0) for status in (RUNNING, FINISHED, ABANDONED)}}
 
     @app.post("/api/stats/reset")
     async def reset_stats(request: Request) -> dict[str, Any]:
@@ -225,6 +261,30 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
                            "the timing figures can be reset only from the server's own machine, not through a proxy")
         manager.times.reset()
         return {"action_ms": manager.times.summary()}
+
+    # ------------------------------------------------------------------ operations
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        """The process answers (a liveness probe)."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> JSONResponse:
+        """Ready for games: started, and the database answers (a readiness probe: 503 otherwise)."""
+        if not manager.ready or manager.stopping:
+            return JSONResponse({"status": "not_ready", "reason": "starting or stopping"}, status_code=503)
+        try:
+            await asyncio.wait_for(manager.db(manager.store.ping), 5)
+        except Exception as exc:
+            return JSONResponse({"status": "not_ready", "reason": f"the database does not answer: "
+                                 f"{type(exc).__name__}"}, status_code=503)
+        return JSONResponse({"status": "ready"})
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        """Prometheus metrics (`ttr.server.metrics`)."""
+        return Response(manager.metrics.render(), media_type=CONTENT_TYPE)
 
     @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
     async def no_such_api(rest: str) -> JSONResponse:
@@ -235,7 +295,17 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     @app.websocket("/ws/{game_id}")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await websocket.accept()
+        origin = websocket.headers.get("origin")
+        if not origin_allowed(origin, websocket.headers.get("host"), allowed_origins):
+            shown = (origin or "")[:80]
+            await websocket.send_text(json.dumps(ProtocolError(
+                "forbidden_origin", f"this server does not take games from pages of {shown!r} (only its own "
+                "origin and those given with --allowed-origin)").to_message()))
+            await websocket.close(code=4403, reason="origin not allowed")
+            return
         conn = Connection(websocket.send_text, lambda: websocket.close(code=1013, reason="too slow: reconnect"))
+        conn.client = client_key(websocket.client.host if websocket.client else None)
+        counted: Any = None
         writer = asyncio.create_task(conn.writer())
         try:
             refusal: dict[str, str] | None = None
@@ -250,6 +320,15 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
                 await writer
                 await websocket.close(code=4404 if refusal is None else 1011)
                 return
+            if room.sockets >= config.max_sockets_per_game:
+                conn.push(ProtocolError("too_many_sockets", f"this game has {room.sockets} sockets open here, the "
+                                        f"most this server takes ({config.max_sockets_per_game})").to_message())
+                conn.close()
+                await writer
+                await websocket.close(code=1013, reason="too many sockets on this game")
+                return
+            room.sockets += 1
+            counted = room
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -262,6 +341,10 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         except WebSocketDisconnect:
             pass
         finally:
+            if counted is not None:
+                counted.sockets -= 1
+            for task in list(conn.tasks):
+                task.cancel()
             manager.leave(conn)
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(writer, 5)
@@ -271,6 +354,11 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
 
     async def _handle(conn: Connection, room: Any, raw: str | bytes | None, received: float) -> None:
         try:
+            wait = manager.limits.hit(manager.limits.message, conn.client)
+            if wait is not None:
+                raise ProtocolError("rate_limited", f"too many messages from your address (at most "
+                                    f"{config.message_limit}): this one was not read; wait {wait:g} s",
+                                    retry_after=wait)
             data = parse_client_message(raw)
             kind = data["type"]
             if kind == "join":
@@ -279,17 +367,50 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
                 raise ProtocolError("join_first", f"send 'join' before '{kind}'")
             elif kind == "action":
                 await manager.act(conn, data["version"], data["id"])
-                manager.times.add((time.perf_counter() - received) * 1000)
+                took = time.perf_counter() - received
+                manager.times.add(took * 1000)
+                manager.metrics.action_seconds.observe(took)
             elif kind == "hint":
-                conn.push(await manager.hint(conn))
+                _start_hint(conn, room)
             else:
                 conn.push({"type": "pong"})
         except ProtocolError as exc:
+            manager.metrics.refused(exc.code)
             conn.push(exc.to_message())
         except Exception:
+            manager.metrics.refused("internal")
             log.exception("error handling a message in game %s", room.info.id)
             conn.push({"type": "error", "code": "internal",
                        "message": "the server failed on this message; nothing changed"})
+
+    def _start_hint(conn: Connection, room: Any) -> None:
+        """Work out a hint beside the socket's other messages (a search takes up to a second); one at a time
+        per seat, a second request meanwhile is refused with `hint_pending`."""
+        seat = manager.check_hint(conn)
+        if seat in room.hinting:
+            raise ProtocolError("hint_pending", "a hint for this seat is being worked out; it comes when ready")
+        wait = manager.limits.hit(manager.limits.hint, conn.client)
+        if wait is not None:
+            raise ProtocolError("rate_limited", f"too many hints for your address (at most {config.hint_limit}): "
+                                f"wait {wait:g} s", retry_after=wait)
+        room.hinting.add(seat)
+
+        async def work() -> None:
+            try:
+                conn.push(await manager.hint(conn))
+            except ProtocolError as exc:
+                conn.push(exc.to_message())
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("hint failed in game %s", room.info.id)
+                conn.push({"type": "error", "code": "internal", "message": "the hint failed; nothing changed"})
+            finally:
+                room.hinting.discard(seat)
+
+        task = asyncio.get_running_loop().create_task(work())
+        conn.tasks.add(task)
+        task.add_done_callback(conn.tasks.discard)
 
     # ------------------------------------------------------------------ the page
 

@@ -19,11 +19,12 @@ LEVEL_TEXT = {
 class ApiError(Exception):
     """A refused REST request: HTTP `status`, a `code` and a message naming the problem."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.retry_after = retry_after  # seconds, for 429 (the Retry-After header)
 
 
 @dataclass
@@ -41,3 +42,14 @@ class ServerConfig:
     programs: tuple[str, ...] = ()  # `cmd:COMMAND` bots a game may seat (`ttr serve --bot-program`; docs/server.md)
     program_time: float = 1.0  # seconds per decision for those programs (plus a second of grace)
     program_idle: float = 600.0  # seconds a program may wait for its next decision before it is closed
+    chosen_seeds: bool = False  # let a game of several people have its creator's seed (tests only: unfair)
+    allowed_origins: tuple[str, ...] = ()  # page origins besides the server's own that may open the game socket
+    # Per-client limits (`limits` strings; per server process) and caps: docs/server.md, "Limits".
+    create_limit: str = "30/minute"  # new games a client may create
+    message_limit: str = "100/10 seconds"  # socket messages a client may send (all its sockets together)
+    hint_limit: str = "20/minute"  # hints a client may ask for
+    max_running_per_client: int = 20  # running games one client may have created
+    max_sockets_per_game: int = 50  # sockets open on one game (per server)
+    unstarted_expiry: float = 86400.0  # seconds: a game with no action this long is abandoned
+    idle_expiry: float = 7 * 86400.0  # seconds: a running game with no action this long is abandoned
+    expiry_sweep: float = 60.0  # seconds between two looks for games to abandon

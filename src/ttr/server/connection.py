@@ -27,6 +27,8 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.too_slow = False
+        self.client = ""  # the client's key (`ttr.server.rate_limits.client_key`) for its limits
+        self.tasks: set[asyncio.Task[None]] = set()  # work for this client beside its messages (hints)
 
     def push(self, message: dict[str, Any] | str) -> None:
         """Queue a message for this client (never blocks). A client that lets too many pile up is hung up

@@ -15,7 +15,8 @@ MAX_BODY = 16 * 1024  # bytes, per REST request body
 # Every error code a client can be sent (docs/web-protocol.md).
 ERROR_CODES = (
     "malformed", "too_large", "unknown_type", "join_first", "bad_token", "spectator", "not_your_turn",
-    "stale_version", "illegal", "game_over", "not_found",
+    "stale_version", "illegal", "game_over", "not_found", "forbidden_origin", "hint_pending",
+    "rate_limited", "too_many_sockets",
 )
 
 CLIENT_TYPES = ("join", "action", "hint", "ping")
@@ -24,17 +25,20 @@ CLIENT_TYPES = ("join", "action", "hint", "ping")
 class ProtocolError(Exception):
     """A client message or request the server refuses: `code` (one of ERROR_CODES) and a message."""
 
-    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+    def __init__(self, code: str, message: str, rule: str | None = None, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.rule = rule
+        self.retry_after = retry_after  # seconds, for `rate_limited`
 
     def to_message(self) -> dict[str, Any]:
         """The `error` message sent to the client."""
         out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
         if self.rule:
             out["rule"] = self.rule
+        if self.retry_after is not None:
+            out["retry_after"] = self.retry_after
         return out
 
 

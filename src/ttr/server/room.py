@@ -12,7 +12,7 @@ from typing import Any
 from ttr.engine import Action, Game
 from ttr.server.connection import Connection
 from ttr.server.store import GameInfo
-from ttr.server.views import last_for, legal_json, seats_json, view_for
+from ttr.server.views import last_for, legal_json, seats_json, seed_chosen, view_for
 
 LOG_MARK = "\x00log\x00"  # stands for the log while a message is encoded (names hold no control characters)
 LOG_MARK_JSON = json.dumps(LOG_MARK)
@@ -34,6 +34,9 @@ class Room:
     last_used: float = field(default_factory=time.monotonic)
     bots_stopped: bool = False  # the game reached `ServerConfig.bot_action_limit`: bots no longer move in it
     hint: tuple[int, dict[str, Any]] | None = None  # (version, the `hint` message): one search per position
+    remote: dict[str, set[int]] = field(default_factory=dict)  # other servers' connected seats (ttr.server.cluster)
+    sockets: int = 0  # game sockets open on it (joined or not), for `ServerConfig.max_sockets_per_game`
+    hinting: set[int] = field(default_factory=set)  # seats whose hint is being worked out (one at a time each)
     _messages: dict[tuple[str, int | None], str] = field(default_factory=dict)  # built at `_messages_version`
     _messages_version: int = -1
     _legal: tuple[int, list[int], list[Action], str] | None = None
@@ -44,9 +47,16 @@ class Room:
         """The number of actions applied."""
         return len(self.game.history)
 
-    def connected_seats(self) -> set[int]:
-        """Seats with at least one open connection."""
+    def local_seats(self) -> set[int]:
+        """Seats with at least one open connection on this server."""
         return {c.seat for c in self.conns if c.seat is not None}
+
+    def connected_seats(self) -> set[int]:
+        """Seats with at least one open connection, on this server or another sharing the database."""
+        seats = self.local_seats()
+        for others in self.remote.values():
+            seats |= others
+        return seats
 
     def people_here(self) -> bool:
         """Whether any human seat has a connection."""
@@ -76,7 +86,8 @@ class Room:
             if kind == "snapshot":
                 msg["seat"] = seat
                 info = self.info
-                msg["game"] = {"id": info.id, "map": info.map, "when_people_leave": info.when_people_leave}
+                msg["game"] = {"id": info.id, "map": info.map, "when_people_leave": info.when_people_leave,
+                               "seed_chosen": seed_chosen(info)}
             else:
                 msg["last"] = last_for(view)
             # The log only grows and each entry reads the same to the same reader: its JSON is kept per

@@ -26,13 +26,26 @@ from ttr.bots import BOTS
 from ttr.engine import Game
 from ttr.maps import BUILTIN_MAPS, load_map
 from ttr.server.bot_pool import BotPool
+from ttr.server.cluster import Cluster, make_cluster
 from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
+from ttr.server.metrics import Metrics
 from ttr.server.programs import PREFIX, ProgramSeats, program_label
 from ttr.server.protocol import ProtocolError
+from ttr.server.rate_limits import RateLimits
 from ttr.server.room import Room
 from ttr.server.stats import ActionTimes
-from ttr.server.store import RUNNING, GameInfo, GameStore, SeatInfo, StaleVersionError, StoreError
+from ttr.server.store import (
+    ABANDONED,
+    FINISHED,
+    RUNNING,
+    GameInfo,
+    GameStore,
+    SeatInfo,
+    StaleVersionError,
+    StoredAction,
+    StoreError,
+)
 from ttr.server.views import seats_json, summary_json, view_for, winner_seats
 
 log = logging.getLogger("ttr.server")
@@ -44,8 +57,9 @@ SEAT_FIELDS = ("type", "name", "level")  # ... and each of its seats
 
 
 def hash_token(token: str) -> str:
-    """The stored form of a seat token."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    """The stored form of a seat token. Any text hashes (a lone surrogate such as the JSON `"\\ud800"` is
+    encoded as it stands), so a token that matches no seat is `bad_token`, never a server fault."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class GameManager:
@@ -53,8 +67,9 @@ class GameManager:
 
     KEEP_FINISHED = 32  # finished games kept in memory without connections (for replays)
 
-    def __init__(self, store: GameStore, pool: BotPool, config: ServerConfig) -> None:
+    def __init__(self, store: GameStore, pool: BotPool, config: ServerConfig, cluster: Cluster | None = None) -> None:
         self.store = store
+        self.cluster: Cluster = cluster if cluster is not None else make_cluster(store)
         self.pool = pool
         self.config = config
         self.rooms: dict[str, Room] = {}
@@ -70,6 +85,14 @@ class GameManager:
         self.stopping = False
         self.programs = ProgramSeats(config.program_time, config.program_idle)  # seats played by programs (`cmd:` bots)
         self._endings: set[asyncio.Task[None]] = set()  # programs being sent the end of their game
+        self.limits = RateLimits(config)
+        self.metrics = Metrics(
+            sockets=lambda: sum(len(r.conns) for r in self.rooms.values()),
+            running=lambda: sum(1 for r in self.rooms.values() if not r.game.is_over and r.info.status == RUNNING),
+            in_memory=lambda: len(self.rooms),
+            bot_queue=lambda: sum(1 for r in self.rooms.values() if r.bot_task is not None and not r.bot_task.done()))
+        self.ready = False  # set once the store answered and the cluster started (`/readyz`)
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store call: inline for a local store, else in a worker thread."""
@@ -81,39 +104,90 @@ class GameManager:
 
     async def start(self) -> None:
         """Start loading every running game in the background and let its bots go on (after a restart,
-        games resume where they were); requests for a game not loaded yet load it at once."""
+        games resume where they were); requests for a game not loaded yet load it at once. With servers
+        sharing the database, this one takes the games whose lease has lapsed (`ttr.server.cluster`)."""
+        await self.cluster.start(self)
+        self.ready = True
         self._resumer = asyncio.get_running_loop().create_task(self._resume_all())
 
     async def _resume_all(self) -> None:
+        try:
+            await self.sweep()  # games idle too long are abandoned, not loaded
+        except Exception:
+            log.exception("cannot look for idle games to abandon")
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+        if self.cluster.shared:  # the lease renewals take the running games nobody serves
+            return
         infos = await self.db(self.store.list_games, 0, RUNNING)
         for info in infos:
             if self.stopping:
                 return
-            fresh = info.id not in self.rooms
-            try:
-                room = await self.room(info.id)
-            except Exception:
-                log.exception("cannot load game %s", info.id)
-                continue
+            await self.adopt(info.id)
+            await asyncio.sleep(0)
+
+    async def adopt(self, game_id: str) -> None:
+        """Take up a running game this server now owns (at start, or from a server that died): load it, count
+        the people who had played in it as gone (they were connected before), and let its bots go on."""
+        fresh = game_id not in self.rooms
+        try:
+            room = await self.room(game_id)
+        except Exception:
+            log.exception("cannot load game %s", game_id)
+            return
+        if room is None:
+            return
+        seats = room.info.seats
+        came = any(seats[p].type == "human" for p, _aid, _detail in room.game.history)
+        if fresh and came and not room.people_here():  # its people were here before the restart
+            room.people_left_at = time.time()
+            for seat in {p for p, _aid, _detail in room.game.history if seats[p].type == "human"}:
+                room.seat_left_at[seat] = room.people_left_at
+            self._arm_leave_timer(room)
+        self._schedule(room)
+
+    async def sweep(self) -> list[str]:
+        """Abandon the running games idle too long (`unstarted_expiry`, `idle_expiry`): their status becomes
+        `abandoned`, their bots stop, the pages watching them get a snapshot saying so. Their ids."""
+        now = time.time()
+        ids = await self.db(self.store.abandon_idle, now - self.config.unstarted_expiry, now - self.config.idle_expiry)
+        for game_id in ids:
+            room = self.rooms.get(game_id)
             if room is None:
                 continue
-            seats = room.info.seats
-            came = any(seats[p].type == "human" for p, _aid, _detail in room.game.history)
-            if fresh and came and not room.people_here():  # its people were here before the restart
-                room.people_left_at = time.time()
-                for seat in {p for p, _aid, _detail in room.game.history if seats[p].type == "human"}:
-                    room.seat_left_at[seat] = room.people_left_at
-                self._arm_leave_timer(room)
-            self._schedule(room)
-            await asyncio.sleep(0)
+            room.info.status = ABANDONED
+            if room.bot_task is not None:
+                room.bot_task.cancel()
+            room.forget_messages()
+            for c in room.conns:
+                c.push(room.message("snapshot", c.seat))
+        if ids:
+            log.info("abandoned %d idle games", len(ids))
+        return ids
+
+    async def _sweep_loop(self) -> None:
+        while not self.stopping:
+            await asyncio.sleep(self.config.expiry_sweep)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("cannot look for idle games to abandon")
+            self._forget_unowned()
+
+    def _forget_unowned(self) -> None:
+        """Forget the games another server runs that nobody watches here (loaded again when asked for)."""
+        cutoff = time.monotonic() - 60
+        for room in list(self.rooms.values()):
+            if not room.conns and room.last_used < cutoff and not self.cluster.owns(room.info.id):
+                del self.rooms[room.info.id]
 
     async def stop(self) -> None:
         """Stop the bot tasks and close the store."""
         self.stopping = True
-        if self._resumer is not None:
-            self._resumer.cancel()
-            with contextlib.suppress(BaseException):
-                await self._resumer
+        for task in (self._resumer, self._sweeper):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         for timer in self._timers:
             timer.cancel()
         tasks = [r.bot_task for r in self.rooms.values() if r.bot_task is not None and not r.bot_task.done()]
@@ -129,6 +203,7 @@ class GameManager:
             with contextlib.suppress(BaseException):
                 await ending
         await self.programs.close()
+        await self.cluster.stop()
         self._db.shutdown(wait=True)
         self.store.close()
 
@@ -158,9 +233,116 @@ class GameManager:
                                  f"but seat {game.current} was to move")
             game.apply_id(action.action_id)
         info.version = len(game.history)
+        if game.is_over and info.status == RUNNING:  # its last action was stored but not its end
+            info.status, info.winners = FINISHED, winner_seats(game)
+            log.warning("game %s: its stored actions end it; marked finished", game_id)
+            with contextlib.suppress(StaleVersionError):  # another server did it first
+                await self.db(self.store.finish, game_id, info.version, info.winners)
         room = self.rooms[game_id] = Room(info, game)
         self._trim()
+        if self.cluster.shared:
+            self.cluster.ask_presence(game_id)  # who is connected to it on the other servers
+            self._spawn(self.catch_up(room))  # an action stored while it was loading
         return room
+
+    def _spawn(self, work: Any) -> None:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
+        self._endings.add(task)
+        task.add_done_callback(self._endings.discard)
+
+    # ------------------------------------------------------------------ other servers (ttr.server.cluster)
+
+    def remote_action(self, game_id: str, version: int, seat: int, action_id: int) -> None:
+        """Another server stored the game's action `action_id` of `seat`, making it `version`: apply it if this
+        server has the game one version behind, read the log if further behind."""
+        room = self.rooms.get(game_id)
+        if room is not None and room.version < version:
+            self._spawn(self.catch_up(room, (version - 1, seat, action_id)))
+
+    def catch_up_all(self) -> None:
+        """Catch every game in memory up with the log (notifications may have been missed)."""
+        for room in list(self.rooms.values()):
+            self._spawn(self.catch_up(room))
+
+    async def catch_up(self, room: Room, known: tuple[int, int, int] | None = None) -> None:
+        """Apply the actions other servers stored since this room's version, and broadcast them; `known` is
+        one of them (version, seat, action id), applied without reading the log when it is the next one."""
+        try:
+            async with room.lock:
+                await self._catch_up_locked(room, known)
+        except Exception:
+            log.exception("cannot catch game %s up with the log", room.info.id)
+        self._schedule(room)
+
+    async def _catch_up_locked(self, room: Room, known: tuple[int, int, int] | None = None) -> bool:
+        """Under the room's lock: read and apply the newer stored actions; whether there were any."""
+        if room.game.is_over:
+            return False
+        if known is not None and known[0] == room.version:
+            stored = [StoredAction(*known)]
+        else:
+            stored = await self.db(self.store.actions, room.info.id, room.version)
+        if not stored:
+            return False
+        game = room.game
+        for action in stored:
+            if action.version != room.version or action.seat != game.current:
+                raise StoreError(f"game {room.info.id}: stored action {action.version} does not follow "
+                                 f"version {room.version}")
+            game.apply_id(action.action_id)
+        room.info.version = room.version
+        if game.is_over:
+            room.info.status, room.info.winners = FINISHED, winner_seats(game)
+            room.last_used = time.monotonic()
+        self._broadcast(room)
+        if game.is_over:
+            self._trim()
+            self._end_programs(room)
+            await self.cluster.release(room.info.id)
+        return True
+
+    def local_seats(self, game_id: str) -> set[int]:
+        """The seats of the game with sockets on this server."""
+        room = self.rooms.get(game_id)
+        return room.local_seats() if room is not None else set()
+
+    def remote_presence(self, game_id: str, server: str, seats: set[int]) -> None:
+        """Another server says which seats of the game have sockets there."""
+        room = self.rooms.get(game_id)
+        if room is None:
+            return
+        before = room.connected_seats()
+        if seats:
+            room.remote[server] = seats
+        else:
+            room.remote.pop(server, None)
+        self._presence_changed(room, before)
+
+    def server_gone(self, server: str) -> None:
+        """A server has not been heard from for a lease's length: its sockets count as gone."""
+        for room in list(self.rooms.values()):
+            if server in room.remote:
+                before = room.connected_seats()
+                del room.remote[server]
+                self._presence_changed(room, before)
+
+    def _presence_changed(self, room: Room, before: set[int]) -> None:
+        after = room.connected_seats()
+        if after == before:
+            return
+        self._seats_changed(room)
+        now = time.time()
+        for seat in before - after:
+            if room.info.seats[seat].type == "human":
+                room.seat_left_at[seat] = now
+                self._arm_leave_timer(room)
+        for seat in after - before:
+            room.seat_left_at.pop(seat, None)
+        if room.people_here():
+            room.people_left_at = None
+        elif room.people_left_at is None and before - after:
+            room.people_left_at = now
+        self._schedule(room)
 
     def _trim(self) -> None:
         """Forget the least recently used finished games nobody watches, past `KEEP_FINISHED` (they are
@@ -172,10 +354,19 @@ class GameManager:
         for room in idle[:len(idle) - self.KEEP_FINISHED]:
             del self.rooms[room.info.id]
 
-    async def create(self, body: Any) -> dict[str, Any]:
-        """Create a game from a `POST /api/games` body; the answer holds each human seat's token, once."""
+    async def create(self, body: Any, creator: str | None = None) -> dict[str, Any]:
+        """Create a game from a `POST /api/games` body for the client `creator` (`client_key`), within its cap
+        of running games; the answer holds each human seat's token, once."""
         info, tokens = self._parse_create(body)
+        if creator is not None:
+            running = await self.db(self.store.running_by, creator)
+            cap = self.config.max_running_per_client
+            if running >= cap:
+                raise ApiError(429, "too_many_games", f"you have {running} running games, the most this server "
+                               f"lets one client have ({cap}): finish one, or let it expire")
+            info.creator = creator
         await self.db(self.store.create_game, info)
+        await self.cluster.claim(info.id)
         game = Game.new(load_map(info.map), [s.name for s in info.seats], seed=info.seed)
         room = self.rooms[info.id] = Room(info, game)
         self._schedule(room)
@@ -251,15 +442,21 @@ class GameManager:
         if when not in ("finish", "wait"):
             raise bad(f"'when_people_leave' must be 'finish' or 'wait', got {str(when)[:20]!r}")
         seed = body.get("seed")
+        extra: dict[str, Any] = {}
         if seed is None:
             seed = secrets.randbits(53)
         elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
             raise bad("'seed' must be an integer from 0 to 2**63 - 1")
+        elif len(tokens) > 1 and not self.config.chosen_seeds:  # its chooser would know the others' hands
+            raise bad(f"'seed': a game with {len(tokens)} people gets its seed from the server; a chosen seed is "
+                      "only for a game with at most one person (leave 'seed' out)")
+        else:
+            extra["seed_chosen"] = True
         delay = body.get("bot_delay", self.config.bot_delay)
         if not isinstance(delay, int | float) or isinstance(delay, bool) or not 0 <= delay <= 10:
             raise bad("'bot_delay' must be a number of seconds from 0 to 10")
         info = GameInfo(id=secrets.token_hex(6), map=map_name, seed=seed, seats=seats, when_people_leave=when,
-                        bot_delay=float(delay), created=time.time())
+                        bot_delay=float(delay), created=time.time(), extra=extra)
         return info, tokens
 
     async def summary(self, game_id: str) -> dict[str, Any] | None:
@@ -307,6 +504,7 @@ class GameManager:
         conn.push(room.message("snapshot", seat))
         if changed:
             self._seats_changed(room, skip=conn)
+            self.cluster.presence(room.info.id, room.local_seats())
 
     def leave(self, conn: Connection) -> None:
         """Detach a closed connection; a person who left a "finish" game has a bot play their turns after the
@@ -320,6 +518,8 @@ class GameManager:
         conn.room = None
         if room.connected_seats() != before:
             self._seats_changed(room)
+        if conn.seat is not None and conn.seat not in room.local_seats():
+            self.cluster.presence(room.info.id, room.local_seats())
         seat = conn.seat
         if seat is not None and room.info.seats[seat].type == "human" and seat not in room.connected_seats():
             room.seat_left_at[seat] = time.time()  # a person gone: after the grace, a bot plays their turns
@@ -359,6 +559,7 @@ class GameManager:
         if conn.seat is None:
             raise ProtocolError("spectator", "spectators cannot act: join with a seat's token to play")
         await self.apply(room, conn.seat, version, action_id)
+        self.metrics.actions.labels(by="person").inc()
 
     async def apply(self, room: Room, seat: int, version: int, action_id: int) -> None:
         """Check, store, apply and broadcast one action of `seat` (people and bots alike)."""
@@ -366,6 +567,12 @@ class GameManager:
             game = room.game
             if game.is_over:
                 raise ProtocolError("game_over", "the game is over")
+            if room.info.status != RUNNING:
+                raise ProtocolError("game_over", f"the game is {room.info.status} (no action for too long)")
+            if version > room.version and self.cluster.shared and await self._catch_up_locked(room):
+                game = room.game  # another server's actions came first: this one is judged after them
+                if game.is_over:
+                    raise ProtocolError("game_over", "the game is over")
             if version != room.version:
                 raise ProtocolError("stale_version", f"the game is at version {room.version}, not {version}: "
                                                      "another action came first")
@@ -375,21 +582,27 @@ class GameManager:
             if why is not None:
                 rule, reason = why
                 raise ProtocolError("illegal", f"{rule}: {reason}" if rule else reason, rule or None)
+            # Played on a copy first, to know whether the action ends the game: its end is stored with it, in
+            # one transaction, so a server stopped between the two cannot leave a finished game "running".
+            trial = game.copy()
+            trial.apply_id(action_id)
+            winners = winner_seats(trial) if trial.is_over else None
             try:
-                await self.db(self.store.append_action, room.info.id, version, seat, action_id)
+                await self.db(self.store.append_action, room.info.id, version, seat, action_id, winners)
             except StaleVersionError as exc:
+                if self.cluster.shared:  # another server stored an action first: take it up
+                    await self._catch_up_locked(room)
                 raise ProtocolError("stale_version", str(exc)) from None
             game.apply_id(action_id)
             room.info.version = room.version
-            if game.is_over:
-                winners = winner_seats(game)
-                await self.db(self.store.finish, room.info.id, room.version, winners)
-                room.info.status, room.info.winners = "finished", winners
+            if winners is not None:
+                room.info.status, room.info.winners = FINISHED, winners
                 room.last_used = time.monotonic()
             self._broadcast(room)
             if game.is_over:
                 self._trim()
                 self._end_programs(room)
+                await self.cluster.release(room.info.id)
         self._schedule(room)
 
     def _end_programs(self, room: Room) -> None:
@@ -402,19 +615,28 @@ class GameManager:
         for c in room.conns:
             c.push(room.message("update", c.seat))
 
-    async def hint(self, conn: Connection) -> dict[str, Any]:
-        """The `hint` message for the connection's seat (it must be that seat's turn); worked out once per
-        version of the game (the hint's search is reproducible, so asking again gets the same answer)."""
+    def check_hint(self, conn: Connection) -> int:
+        """The seat a hint may be worked out for (joined with a seat, the game running, that seat to move);
+        else `ProtocolError`."""
         room = conn.room
         if room is None or not conn.joined:
             raise ProtocolError("join_first", "send 'join' first")
         if conn.seat is None:
             raise ProtocolError("spectator", "spectators get no hints: join with a seat's token")
         game = room.game
-        if game.is_over:
-            raise ProtocolError("game_over", "the game is over")
+        if game.is_over or room.info.status != RUNNING:
+            raise ProtocolError("game_over", f"the game is {room.info.status}")
         if conn.seat != game.current:
             raise ProtocolError("not_your_turn", f"it is seat {game.current}'s turn: hints are for your turn")
+        return conn.seat
+
+    async def hint(self, conn: Connection) -> dict[str, Any]:
+        """The `hint` message for the connection's seat (it must be that seat's turn); worked out once per
+        version of the game (the hint's search is reproducible, so asking again gets the same answer)."""
+        self.check_hint(conn)
+        room = conn.room
+        assert room is not None and conn.seat is not None
+        game = room.game
         version = room.version
         if room.hint is not None and room.hint[0] == version:  # asked again: the search gives the same answer
             return dict(room.hint[1])
@@ -425,6 +647,7 @@ class GameManager:
         message = {"type": "hint", "id": ids[index], "text": str(actions[index]), "reason": reason,
                    "reason_i18n": reason_i18n, "version": version}
         room.hint = (version, message)
+        self.metrics.hints.inc()
         return dict(message)
 
     # ------------------------------------------------------------------ bots
@@ -432,7 +655,7 @@ class GameManager:
     def _bot_level(self, room: Room) -> str | None:
         """The bot that plays the seat to move, if any: its own, or the stand-in for people who left."""
         game = room.game
-        if game.is_over or self.stopping:
+        if game.is_over or self.stopping or room.info.status != RUNNING or not self.cluster.owns(room.info.id):
             return None
         if room.version >= self.config.bot_action_limit:
             if not room.bots_stopped:
@@ -492,6 +715,7 @@ class GameManager:
                 continue
             try:
                 await self.apply(room, seat, version, ids[index])
+                self.metrics.actions.labels(by="bot").inc()
             except ProtocolError as exc:
                 log.warning("bot move refused in game %s: %s", room.info.id, exc.message)
                 await asyncio.sleep(0.05)

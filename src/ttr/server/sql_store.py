@@ -1,7 +1,8 @@
 """The SQL adapter of the game store: SQLAlchemy 2 Core over any database URL (SQLite, PostgreSQL, ...).
 
-Two tables: `ttr_games` (one row per game: map, seed, seats and options as JSON, status, version,
-winners) and `ttr_actions` (one row per accepted action, primary key (game, version)). Appending an
+The tables are those of `ttr.server.schema`, brought up to date by the migrations when the store opens:
+`ttr_games` (one row per game: map, seed, seats and options as JSON, status, version, winners, creator,
+last activity) and `ttr_actions` (one row per accepted action, primary key (game, version)). Appending an
 action is one transaction: `UPDATE ttr_games SET version = v + 1 WHERE id = ? AND version = v AND
 status = 'running'`, then the insert; if no row was updated, nothing is written (`StaleVersionError`).
 """
@@ -9,29 +10,17 @@ status = 'running'`, then the insert; if no row was updated, nothing is written 
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
-from sqlalchemy import (
-    BigInteger,
-    Column,
-    Float,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    bindparam,
-    create_engine,
-    event,
-    insert,
-    select,
-    update,
-)
+from sqlalchemy import bindparam, create_engine, delete, event, func, insert, or_, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from ttr.server.migrate import upgrade
+from ttr.server.schema import actions, games, leases, metadata
 from ttr.server.store import (
+    ABANDONED,
     FINISHED,
     RUNNING,
     GameInfo,
@@ -42,42 +31,18 @@ from ttr.server.store import (
     UnknownGameError,
 )
 
-metadata = MetaData()
-
-games = Table(
-    "ttr_games", metadata,
-    Column("id", String(64), primary_key=True),
-    Column("map", String(200), nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("seats", Text, nullable=False),
-    Column("when_people_leave", String(16), nullable=False),
-    Column("bot_delay", Float, nullable=False),
-    Column("created", Float, nullable=False, index=True),
-    Column("status", String(16), nullable=False, index=True),
-    Column("version", Integer, nullable=False),
-    Column("winners", Text, nullable=True),
-    Column("extra", Text, nullable=False),
-)
-
-actions = Table(
-    "ttr_actions", metadata,
-    Column("game_id", String(64), ForeignKey("ttr_games.id"), primary_key=True),
-    Column("version", Integer, primary_key=True),
-    Column("seat", Integer, nullable=False),
-    Column("action_id", Integer, nullable=False),
-)
-
-
 # Statements built once (building a statement costs more than running it on SQLite).
 _ADVANCE = (
     update(games)
     .where(games.c.id == bindparam("gid"), games.c.version == bindparam("v"), games.c.status == RUNNING)
-    .values(version=bindparam("next_v"))
+    .values(version=bindparam("next_v"), updated=bindparam("now"))
 )
+_ADVANCE_AND_FINISH = _ADVANCE.values(status=FINISHED, winners=bindparam("winners"))
 _APPEND = insert(actions)
+_NOTIFY = text("SELECT pg_notify('ttr', :payload)")
 _ACTIONS = (
     select(actions.c.version, actions.c.seat, actions.c.action_id)
-    .where(actions.c.game_id == bindparam("gid")).order_by(actions.c.version)
+    .where(actions.c.game_id == bindparam("gid"), actions.c.version >= bindparam("since")).order_by(actions.c.version)
 )
 
 
@@ -101,9 +66,11 @@ class SqlStore:
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 10}
         self.engine: Engine = create_engine(url, **kwargs)
+        self.dialect = self.engine.dialect.name
+        self.notifies = self.dialect == "postgresql"  # each append NOTIFYs the other servers (ttr.server.cluster)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        upgrade(self.engine)
 
     # ------------------------------------------------------------------ games
 
@@ -114,6 +81,7 @@ class SqlStore:
             "seats": json.dumps([s.to_json() for s in info.seats]),
             "when_people_leave": info.when_people_leave, "bot_delay": info.bot_delay, "created": info.created,
             "status": RUNNING, "version": 0, "winners": None, "extra": json.dumps(info.extra),
+            "creator": info.creator, "updated": info.created,
         }
         try:
             with self.engine.begin() as conn:
@@ -139,14 +107,22 @@ class SqlStore:
 
     # ------------------------------------------------------------------ actions
 
-    def append_action(self, game_id: str, version: int, seat: int, action_id: int) -> None:
-        """Store the action applied at `version` (compare-and-set on the game's version)."""
+    def append_action(self, game_id: str, version: int, seat: int, action_id: int,
+                      winners: list[int] | None = None) -> None:
+        """Store the action applied at `version` (compare-and-set on the game's version); with `winners`, the
+        game's end (status and winners) in the same transaction."""
         try:
             with self.engine.begin() as conn:
-                done = conn.execute(_ADVANCE, {"gid": game_id, "v": version, "next_v": version + 1})
+                values = {"gid": game_id, "v": version, "next_v": version + 1, "now": time.time()}
+                if winners is None:
+                    done = conn.execute(_ADVANCE, values)
+                else:
+                    done = conn.execute(_ADVANCE_AND_FINISH, {**values, "winners": json.dumps(list(winners))})
                 if done.rowcount != 1:
                     raise self._why_not(conn, game_id, version)
                 conn.execute(_APPEND, {"game_id": game_id, "version": version, "seat": seat, "action_id": action_id})
+                if self.notifies:  # delivered at the commit, to every server listening
+                    conn.execute(_NOTIFY, {"payload": f"a|{game_id}|{version + 1}|{seat}|{action_id}"})
         except IntegrityError:  # a concurrent writer inserted this version first
             raise StaleVersionError(f"game {game_id} has an action at version {version} already") from None
 
@@ -158,13 +134,13 @@ class SqlStore:
             return StaleVersionError(f"game {game_id} is over")
         return StaleVersionError(f"game {game_id} is at version {row.version}, not {version}")
 
-    def actions(self, game_id: str) -> list[StoredAction]:
-        """Every stored action of the game, in order."""
+    def actions(self, game_id: str, since: int = 0) -> list[StoredAction]:
+        """The stored actions of the game from version `since` on, in order."""
         with self.engine.connect() as conn:
             found = conn.execute(select(games.c.id).where(games.c.id == game_id)).first()
             if found is None:
                 raise UnknownGameError(f"no game {game_id!r}")
-            rows = conn.execute(_ACTIONS, {"gid": game_id}).all()
+            rows = conn.execute(_ACTIONS, {"gid": game_id, "since": since}).all()
         return [StoredAction(r.version, r.seat, r.action_id) for r in rows]
 
     def finish(self, game_id: str, version: int, winners: list[int]) -> None:
@@ -178,6 +154,45 @@ class SqlStore:
             if done.rowcount != 1:
                 raise self._why_not(conn, game_id, version)
 
+    def running_by(self, creator: str) -> int:
+        """How many running games `creator` made."""
+        query = select(func.count()).select_from(games).where(games.c.creator == creator, games.c.status == RUNNING)
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
+
+    def count_by_status(self) -> dict[str, int]:
+        """How many games there are of each status."""
+        query = select(games.c.status, func.count()).group_by(games.c.status)
+        with self.engine.connect() as conn:
+            return {str(status): int(n) for status, n in conn.execute(query).all()}
+
+    def abandon_idle(self, unstarted_before: float, idle_before: float) -> list[str]:
+        """Mark abandoned the running games never started (no action) with no activity since
+        `unstarted_before`, and those with no action since `idle_before`; their ids."""
+        stale = (games.c.status == RUNNING) & or_(
+            (games.c.version == 0) & (games.c.updated < unstarted_before), games.c.updated < idle_before)
+        with self.engine.begin() as conn:
+            ids = [row.id for row in conn.execute(select(games.c.id).where(stale))]
+            if ids:
+                conn.execute(update(games).where(games.c.id.in_(ids), games.c.status == RUNNING)
+                             .values(status=ABANDONED))
+                conn.execute(delete(leases).where(leases.c.game_id.in_(ids)))
+        return ids
+
+    def ping(self) -> None:
+        """Raise if the database does not answer."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+
+    def notify(self, payload: str) -> None:
+        """NOTIFY the servers sharing this PostgreSQL database (`ttr.server.cluster`)."""
+        with self.engine.begin() as conn:
+            conn.execute(_NOTIFY, {"payload": payload})
+
+    def libpq_url(self) -> str:
+        """The database URL as libpq (psycopg) takes it, for the notification listener."""
+        return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
     def close(self) -> None:
         """Close the connection pool."""
         self.engine.dispose()
@@ -190,5 +205,9 @@ def _info(row: Any) -> GameInfo:
         when_people_leave=row["when_people_leave"], bot_delay=float(row["bot_delay"]), created=float(row["created"]),
         status=row["status"], version=int(row["version"]),
         winners=json.loads(row["winners"]) if row["winners"] is not None else None,
-        extra=json.loads(row["extra"]),
+        extra=json.loads(row["extra"]), creator=row["creator"],
+        updated=float(row["updated"]) if row["updated"] is not None else float(row["created"]),
     )
+
+
+__all__ = ["SqlStore", "actions", "games", "leases", "metadata"]

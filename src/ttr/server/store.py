@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import copy
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 RUNNING = "running"
 FINISHED = "finished"
+ABANDONED = "abandoned"  # running with no action for too long (ServerConfig.idle_expiry, unstarted_expiry)
 
 
 class StoreError(Exception):
@@ -65,6 +67,8 @@ class GameInfo:
     version: int = 0  # the number of actions stored
     winners: list[int] | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # room for later options, stored as JSON
+    creator: str | None = None  # a digest of the creating client's address (the per-client cap on running games)
+    updated: float = 0.0  # Unix time of the last action (of the creation before the first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,20 +95,41 @@ class GameStore(Protocol):
         """Up to `limit` games, newest first (all of them with `limit` <= 0), optionally of one status."""
         ...
 
-    def append_action(self, game_id: str, version: int, seat: int, action_id: int) -> None:
-        """Store the action applied at `version`; the game's version becomes `version + 1`.
+    def append_action(self, game_id: str, version: int, seat: int, action_id: int,
+                      winners: list[int] | None = None) -> None:
+        """Store the action applied at `version`; the game's version becomes `version + 1`. With `winners`
+        (the action ends the game) the game is marked finished with them in the same transaction, so a
+        server stopped at any moment leaves either both or neither.
 
         `StaleVersionError` (and nothing stored) if the game is not at `version` or not running;
         `UnknownGameError` if there is no such game.
         """
         ...
 
-    def actions(self, game_id: str) -> list[StoredAction]:
-        """Every stored action of the game, in order; `UnknownGameError` if there is no such game."""
+    def actions(self, game_id: str, since: int = 0) -> list[StoredAction]:
+        """The stored actions of the game from version `since` on (all by default), in order;
+        `UnknownGameError` if there is no such game."""
+        ...
+
+    def running_by(self, creator: str) -> int:
+        """How many running games `creator` made."""
+        ...
+
+    def count_by_status(self) -> dict[str, int]:
+        """How many games there are of each status (`running`, `finished`, `abandoned`)."""
+        ...
+
+    def abandon_idle(self, unstarted_before: float, idle_before: float) -> list[str]:
+        """Mark `abandoned` the running games with no action whose last activity (their creation) is before
+        `unstarted_before`, and every running game whose last action is before `idle_before`; their ids."""
         ...
 
     def finish(self, game_id: str, version: int, winners: list[int]) -> None:
         """Mark the game finished at `version` with its winners (`StaleVersionError` if not at it)."""
+        ...
+
+    def ping(self) -> None:
+        """Raise if the store cannot be reached."""
         ...
 
     def close(self) -> None:
@@ -128,7 +153,7 @@ class MemoryStore:
             if info.id in self._games:
                 raise StoreError(f"a game with id {info.id!r} exists already")
             stored = copy.deepcopy(info)
-            stored.version, stored.status, stored.winners = 0, RUNNING, None
+            stored.version, stored.status, stored.winners, stored.updated = 0, RUNNING, None, info.created
             self._games[info.id] = stored
             self._actions[info.id] = []
 
@@ -145,8 +170,9 @@ class MemoryStore:
             games.sort(key=lambda g: (g.created, g.id), reverse=True)
             return [copy.deepcopy(g) for g in (games[:limit] if limit > 0 else games)]
 
-    def append_action(self, game_id: str, version: int, seat: int, action_id: int) -> None:
-        """Store the action applied at `version` (compare-and-set)."""
+    def append_action(self, game_id: str, version: int, seat: int, action_id: int,
+                      winners: list[int] | None = None) -> None:
+        """Store the action applied at `version` (compare-and-set); with `winners`, the game's end too."""
         with self._lock:
             info = self._games.get(game_id)
             if info is None:
@@ -157,13 +183,38 @@ class MemoryStore:
                 raise StaleVersionError(f"game {game_id} is at version {info.version}, not {version}")
             self._actions[game_id].append(StoredAction(version, seat, action_id))
             info.version = version + 1
+            info.updated = time.time()
+            if winners is not None:
+                info.status, info.winners = FINISHED, list(winners)
 
-    def actions(self, game_id: str) -> list[StoredAction]:
-        """Every stored action, in order."""
+    def actions(self, game_id: str, since: int = 0) -> list[StoredAction]:
+        """The stored actions from version `since` on, in order."""
         with self._lock:
             if game_id not in self._actions:
                 raise UnknownGameError(f"no game {game_id!r}")
-            return list(self._actions[game_id])
+            return list(self._actions[game_id][since:])
+
+    def running_by(self, creator: str) -> int:
+        """How many running games `creator` made."""
+        with self._lock:
+            return sum(1 for g in self._games.values() if g.creator == creator and g.status == RUNNING)
+
+    def count_by_status(self) -> dict[str, int]:
+        """How many games there are of each status."""
+        with self._lock:
+            counts: dict[str, int] = {}
+            for g in self._games.values():
+                counts[g.status] = counts.get(g.status, 0) + 1
+            return counts
+
+    def abandon_idle(self, unstarted_before: float, idle_before: float) -> list[str]:
+        """Mark abandoned the running games idle too long; their ids."""
+        with self._lock:
+            ids = [g.id for g in self._games.values() if g.status == RUNNING and (
+                g.updated < idle_before or (g.version == 0 and g.updated < unstarted_before))]
+            for game_id in ids:
+                self._games[game_id].status = ABANDONED
+            return ids
 
     def finish(self, game_id: str, version: int, winners: list[int]) -> None:
         """Mark the game finished."""
@@ -174,6 +225,9 @@ class MemoryStore:
             if info.version != version or info.status != RUNNING:
                 raise StaleVersionError(f"game {game_id} is at version {info.version} ({info.status}), not {version}")
             info.status, info.winners = FINISHED, list(winners)
+
+    def ping(self) -> None:
+        """Always reachable."""
 
     def close(self) -> None:
         """Nothing to release."""

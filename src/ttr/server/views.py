@@ -105,9 +105,15 @@ def seats_json(info: GameInfo, connected: set[int]) -> list[dict[str, Any]]:
 
 def summary_json(info: GameInfo, connected: set[int], bots_stopped: bool = False) -> dict[str, Any]:
     """A game's summary for `/api/games`: `{id, map, status, version, created, seats, winners, when_people_leave,
-    bots_stopped}`."""
+    bots_stopped, seed_chosen}`: `seed_chosen` when the creator chose the seed (so knows the decks)."""
     return {
         "id": info.id, "map": info.map, "status": info.status, "version": info.version,
         "created": iso_time(info.created), "seats": seats_json(info, connected), "winners": info.winners,
         "when_people_leave": info.when_people_leave, "bots_stopped": bots_stopped,
+        "seed_chosen": seed_chosen(info),
     }
+
+
+def seed_chosen(info: GameInfo) -> bool:
+    """Whether the game's creator chose its seed (allowed only with at most one person in the game)."""
+    return bool(info.extra.get("seed_chosen", False))

@@ -66,6 +66,8 @@ class GameView {
     this.hintBox = h("p", { class: "hint", id: "hint-text", "aria-live": "polite" });
     const tools = h("div", { class: "tools" },
       this.seat !== null ? this.hintButton : null,
+      this.summary.seed_chosen ? h("span", { class: "tag", id: "seed-chosen", "data-i18n": "seed.chosen",
+        "data-i18n-title": "seed.chosen_title" }) : null,
       h("label", { class: "inline" }, confirmBox, h("span", { "data-i18n": "game.confirm" })),
       h("a", { class: "button", href: "#/", "data-i18n": "nav.lobby" }));
     // skip links, first in the game's Tab order: past the board's claimable routes and the route list

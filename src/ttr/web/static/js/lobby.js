@@ -256,6 +256,8 @@ class Lobby {
       list.append(h("li", { dataset: { game: g.id } },
         h("span", {}, `${t(`map.${g.map}`)} · ${names} · ${status}`),
         " ",
+        g.seed_chosen ? h("span", { class: "tag seed-chosen", title: t("seed.chosen_title") }, t("seed.chosen")) : null,
+        g.seed_chosen ? " " : null,
         g.status === "finished"
           ? h("a", { href: `#/replay/${encodeURIComponent(g.id)}`, class: "button" }, t("lobby.replay"))
           : h("a", { href: `#/watch/${encodeURIComponent(g.id)}`, class: "button" }, t("lobby.watch"))));

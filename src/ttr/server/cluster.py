@@ -1,0 +1,314 @@
+"""Several `ttr serve` on one PostgreSQL database: who runs a game's bots, and how an action stored by one
+server reaches the sockets of the others.
+
+- Every accepted append NOTIFYs the channel `ttr` with `a|GAME|VERSION|SEAT|ACTION`, in the append's
+  transaction (delivered at its commit; `ttr.server.sql_store`). A server with that game in memory one
+  version behind applies the action and broadcasts; one further behind reads the missing actions from the
+  log (`GameManager.catch_up`).
+- Presence: a server tells the others which seats of a game have sockets on it (`p|GAME|SERVER|SEATS`) when
+  that changes, and when asked (`q|GAME`, sent by a server that has just loaded the game); each server
+  sends `h|SERVER` every `RENEW` seconds, and the presence of a server not heard for `LEASE` seconds is
+  dropped. The seat list of every page counts the seats connected anywhere.
+- Leases (`ttr_leases`: game, owner, expiry): exactly one server at a time runs a game's bots and timers.
+  The creator takes the lease of a new game; every `RENEW` seconds each server renews its leases (expiry
+  `LEASE` seconds ahead) and takes over any running game whose lease lapsed (its server died: within
+  `LEASE + RENEW` seconds). Appends stay compare-and-set on the version, so even two owners for a moment
+  never store two actions at one version.
+
+`LocalCluster` is the single-server case (SQLite, the in-memory store): this server owns every game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import threading
+import time
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sqlalchemy import and_, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ttr.server.schema import games, leases
+from ttr.server.store import RUNNING
+
+if TYPE_CHECKING:
+    from ttr.server.rooms import GameManager
+    from ttr.server.sql_store import SqlStore
+
+log = logging.getLogger("ttr.server")
+
+CHANNEL = "ttr"
+RENEW = 2.0  # seconds between lease renewals, takeovers and heartbeats
+LEASE = 6.0  # seconds a lease lasts unrenewed (a dead server's games are taken over within LEASE + RENEW)
+TAKE_AT_ONCE = 200  # lapsed leases taken in one round
+
+
+class Cluster(Protocol):
+    """How this server shares its games with other servers on the same database."""
+
+    server_id: str
+    shared: bool  # whether other servers may serve the same games
+
+    def owns(self, game_id: str) -> bool:
+        """Whether this server runs the game's bots and timers."""
+        ...
+
+    async def claim(self, game_id: str) -> bool:
+        """Take the game's lease if it is free or lapsed; whether this server owns it now."""
+        ...
+
+    async def release(self, game_id: str) -> None:
+        """Give up the game's lease (it is over)."""
+        ...
+
+    def presence(self, game_id: str, seats: set[int]) -> None:
+        """Tell the other servers which seats of the game have sockets here."""
+        ...
+
+    def ask_presence(self, game_id: str) -> None:
+        """Ask the other servers which seats of the game have sockets there."""
+        ...
+
+    async def start(self, manager: GameManager) -> None:
+        """Begin (listening, renewing)."""
+        ...
+
+    async def stop(self) -> None:
+        """End: leases are let lapse by being given up."""
+        ...
+
+
+class LocalCluster:
+    """One server alone on its database: it owns every game, and there is nobody to tell."""
+
+    shared = False
+
+    def __init__(self) -> None:
+        self.server_id = "local"
+
+    def owns(self, game_id: str) -> bool:
+        """Always."""
+        return True
+
+    async def claim(self, game_id: str) -> bool:
+        """Always owned."""
+        return True
+
+    async def release(self, game_id: str) -> None:
+        """Nothing to give up."""
+
+    def presence(self, game_id: str, seats: set[int]) -> None:
+        """Nobody to tell."""
+
+    def ask_presence(self, game_id: str) -> None:
+        """Nobody to ask."""
+
+    async def start(self, manager: GameManager) -> None:
+        """Nothing to start."""
+
+    async def stop(self) -> None:
+        """Nothing to stop."""
+
+
+class PostgresCluster:
+    """Servers sharing one PostgreSQL database: LISTEN/NOTIFY for actions and presence, lease rows for bots."""
+
+    shared = True
+
+    def __init__(self, store: SqlStore) -> None:
+        self.store = store
+        self.server_id = secrets.token_hex(6)
+        self.owned: set[str] = set()
+        self.heard: dict[str, float] = {}  # server -> when it was last heard (monotonic)
+        self._manager: GameManager | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop = threading.Event()
+        self._listener: threading.Thread | None = None
+        self._renewer: asyncio.Task[None] | None = None
+        self._listening = threading.Event()
+
+    # ------------------------------------------------------------------ leases
+
+    def _claim(self, game_id: str) -> bool:
+        now = time.time()
+        with self.store.engine.begin() as conn:
+            done = conn.execute(update(leases).where(
+                leases.c.game_id == game_id, or_(leases.c.expires < now, leases.c.owner == self.server_id))
+                .values(owner=self.server_id, expires=now + LEASE))
+            if done.rowcount == 1:
+                return True
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(leases).values(game_id=game_id, owner=self.server_id, expires=now + LEASE))
+            except IntegrityError:
+                return False
+            return True
+
+    def _release(self, game_id: str) -> None:
+        with self.store.engine.begin() as conn:
+            conn.execute(update(leases).where(leases.c.game_id == game_id, leases.c.owner == self.server_id)
+                         .values(expires=0.0))
+
+    def _renew_and_find(self) -> tuple[set[str], list[str]]:
+        """Renew this server's leases; (the games it still owns, running games whose lease lapsed or that
+        have none)."""
+        now = time.time()
+        with self.store.engine.begin() as conn:
+            conn.execute(update(leases).where(leases.c.owner == self.server_id).values(expires=now + LEASE))
+            mine = {row.game_id for row in conn.execute(select(leases.c.game_id).where(
+                leases.c.owner == self.server_id))}
+            lapsed = [row.id for row in conn.execute(
+                select(games.c.id).select_from(games.outerjoin(leases, leases.c.game_id == games.c.id))
+                .where(games.c.status == RUNNING, or_(leases.c.game_id.is_(None), and_(leases.c.expires < now)))
+                .limit(TAKE_AT_ONCE))]
+        return mine, lapsed
+
+    def owns(self, game_id: str) -> bool:
+        """Whether this server holds the game's lease (as of its last renewal or claim)."""
+        return game_id in self.owned
+
+    async def claim(self, game_id: str) -> bool:
+        """Take the game's lease if free or lapsed."""
+        manager = self._manager
+        assert manager is not None
+        if await manager.db(self._claim, game_id):
+            self.owned.add(game_id)
+            return True
+        return False
+
+    async def release(self, game_id: str) -> None:
+        """Give up a finished game's lease."""
+        manager = self._manager
+        if game_id in self.owned and manager is not None:
+            self.owned.discard(game_id)
+            with contextlib.suppress(Exception):
+                await manager.db(self._release, game_id)
+
+    async def _renew_loop(self) -> None:
+        manager = self._manager
+        assert manager is not None
+        while not manager.stopping:
+            try:
+                held = set(self.owned)  # a lease claimed during the renewal is not lost
+                mine, lapsed = await manager.db(self._renew_and_find)
+                lost = held - mine
+                self.owned -= lost
+                for game_id in lost:
+                    log.warning("lost the lease of game %s to another server", game_id)
+                for game_id in lapsed:
+                    if manager.stopping:
+                        break
+                    if await self.claim(game_id):
+                        await manager.adopt(game_id)
+                self._send(f"h|{self.server_id}")
+                cutoff = time.monotonic() - LEASE
+                for server in [s for s, at in self.heard.items() if at < cutoff]:
+                    del self.heard[server]
+                    manager.server_gone(server)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("lease renewal failed; trying again")
+            await asyncio.sleep(RENEW)
+
+    # ------------------------------------------------------------------ notifications
+
+    def _send(self, payload: str) -> None:
+        manager = self._manager
+        if manager is None or manager.stopping:
+            return
+        loop = self._loop
+        assert loop is not None
+        future = loop.run_in_executor(manager._db, self.store.notify, payload)
+        future.add_done_callback(_log_failure)
+
+    def presence(self, game_id: str, seats: set[int]) -> None:
+        """Tell the others the seats of `game_id` with sockets here."""
+        self._send(f"p|{game_id}|{self.server_id}|{','.join(str(s) for s in sorted(seats))}")
+
+    def ask_presence(self, game_id: str) -> None:
+        """Ask the others for their seats of `game_id`."""
+        self._send(f"q|{game_id}")
+
+    def _listen(self) -> None:
+        """In a thread: LISTEN on the channel and hand every notification to the event loop."""
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.store.libpq_url(), autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self._listening.set()
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            loop = self._loop
+                            if loop is not None:
+                                loop.call_soon_threadsafe(self._received, note.payload)
+            except Exception:
+                if self._stop.is_set():
+                    return
+                log.exception("the notification listener failed; reconnecting")
+                manager = self._manager
+                if manager is not None and self._loop is not None:
+                    self._loop.call_soon_threadsafe(manager.catch_up_all)  # notifications may have been missed
+                self._stop.wait(1.0)
+
+    def _received(self, payload: str) -> None:
+        manager = self._manager
+        if manager is None or manager.stopping:
+            return
+        parts = payload.split("|")
+        try:
+            kind = parts[0]
+            if kind == "a":
+                manager.remote_action(parts[1], int(parts[2]), int(parts[3]), int(parts[4]))
+            elif kind == "p" and parts[2] != self.server_id:
+                self.heard[parts[2]] = time.monotonic()
+                seats = {int(s) for s in parts[3].split(",") if s}
+                manager.remote_presence(parts[1], parts[2], seats)
+            elif kind == "q":
+                seats = manager.local_seats(parts[1])
+                if seats:
+                    self.presence(parts[1], seats)
+            elif kind == "h" and parts[1] != self.server_id:
+                self.heard[parts[1]] = time.monotonic()
+        except (IndexError, ValueError):
+            log.warning("unreadable notification %r", payload[:100])
+
+    async def start(self, manager: GameManager) -> None:
+        """Start listening (waits until the LISTEN is in place) and renewing leases."""
+        self._manager = manager
+        self._loop = asyncio.get_running_loop()
+        self._listener = threading.Thread(target=self._listen, name="ttr-listen", daemon=True)
+        self._listener.start()
+        await asyncio.get_running_loop().run_in_executor(None, self._listening.wait, 30.0)
+        self._renewer = asyncio.get_running_loop().create_task(self._renew_loop())
+
+    async def stop(self) -> None:
+        """Stop renewing, give up every lease (another server takes the games at once), stop listening."""
+        if self._renewer is not None:
+            self._renewer.cancel()
+            with contextlib.suppress(BaseException):
+                await self._renewer
+        owned, self.owned = list(self.owned), set()
+        for game_id in owned:
+            with contextlib.suppress(Exception):
+                await asyncio.get_running_loop().run_in_executor(None, self._release, game_id)
+        self._stop.set()
+        if self._listener is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self._listener.join, 5.0)
+
+
+def _log_failure(future: asyncio.Future[None]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("notify failed: %s", future.exception())
+
+
+def make_cluster(store: Any) -> Cluster:
+    """The cluster of a store: PostgreSQL is shared by any number of servers; anything else is one server's."""
+    if getattr(store, "dialect", None) == "postgresql":
+        return PostgresCluster(store)
+    return LocalCluster()

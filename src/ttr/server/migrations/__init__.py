@@ -1,0 +1,1 @@
+"""The database migrations (Alembic) of `ttr serve`, applied at start by `ttr.server.migrate.upgrade`."""

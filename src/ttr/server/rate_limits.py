@@ -1,0 +1,48 @@
+"""Per-client rate limits of `ttr serve` (the `limits` library, moving windows kept in memory): new games,
+socket messages and hints, each keyed by the client's address (loopback included).
+
+Limits are written as `limits` strings, such as `30/minute` or `100/10 seconds`. They count per server
+process: behind a load balancer over N servers a client may get up to N times as much.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from ttr.server.config import ServerConfig
+
+
+def check_limit(text: str) -> str | None:
+    """Why `text` is not a rate limit string (None if it is one)."""
+    try:
+        parse(text)
+    except ValueError as exc:
+        return f"{text!r} is not a rate limit such as '30/minute' or '100/10 seconds' ({exc})"
+    return None
+
+
+def client_key(address: str | None) -> str:
+    """The key of a client: a digest of its address (a game's row keeps this, never the address)."""
+    return hashlib.sha256((address or "unknown").encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+class RateLimits:
+    """The server's per-client limits; `hit` counts one use and says how long to wait when over."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.create: RateLimitItem = parse(config.create_limit)
+        self.message: RateLimitItem = parse(config.message_limit)
+        self.hint: RateLimitItem = parse(config.hint_limit)
+
+    def hit(self, item: RateLimitItem, key: str) -> float | None:
+        """Count one use of `item` by `key`: None if within the limit, else the seconds until one is free."""
+        if self._limiter.hit(item, key):
+            return None
+        reset = self._limiter.get_window_stats(item, key).reset_time
+        return round(max(0.1, reset - time.time()), 1)
