@@ -7,17 +7,19 @@ import { byCost } from "./cards.js";
 import { colorLetters } from "./colors.js";
 import { h, clear, announce } from "./dom.js";
 import { t, translateDom } from "./i18n.js";
-import { actionText, cardsText, logText, reasonText } from "./words.js";
+import { actionText, cardsText, logLines, reasonText } from "./words.js";
 import { renderFinal, expressPaths } from "./final.js";
 import { renderDraw, renderHand, renderLog, renderPlayers, renderTickets } from "./game_panels.js";
 import { renderAction } from "./game_actions.js";
 import { confirmMove, openClaim, openStation } from "./game_dialogs.js";
+import { loadNameForms, seatName } from "./names.js";
+import { renderLegend } from "./legend.js";
 
 const CONFIRM_KEY = "ttr.confirm";
 
 export async function showGame(main, { game, seat, token }) {
   const summary = await api.game(game);
-  const bundle = await mapBundle(summary.map);
+  const [bundle] = await Promise.all([mapBundle(summary.map), loadNameForms()]);
   const view = new GameView(main, summary, bundle, seat, token);
   view.connect();
   return view;
@@ -40,6 +42,7 @@ class GameView {
     this.retry = 0;
     this.hint = null;
     this.pathHighlight = null;
+    this.standIns = new Set(); // people who left, for whom the server's stand-in bot has moved
     this.sentFrom = null; // where the focus was when the last action was sent
     this.build(bundle.svg);
   }
@@ -53,6 +56,7 @@ class GameView {
     this.actionBox = h("section", { class: "panel action-panel", id: "action-panel", "aria-live": "polite" });
     this.boardBox = h("div", { class: "board-box", id: "board" });
     this.routeList = h("details", { class: "route-list", id: "route-list" });
+    this.legendBox = h("section", { class: "legend", id: "legend" });
     this.playersBox = h("section", { class: "panel", id: "players" });
     this.drawBox = h("section", { class: "panel", id: "draw" });
     this.handBox = h("section", { class: "panel", id: "hand" });
@@ -86,16 +90,20 @@ class GameView {
       this.seat !== null ? h("a", { class: "skip-link", id: "skip-tickets", href: "#tickets",
         "data-i18n": "nav.skip_tickets", onclick: skipTo(() => this.ticketsBox) }) : null));
     this.main.append(h("div", { class: "game" },
-      h("div", { class: "board-col" }, this.turnBox, this.finalRoundBox, this.lastBox, this.errorBox, this.actionBox, this.boardBox, this.routeList),
-      h("div", { class: "side-col" }, tools, this.hintBox, this.finalBox, this.playersBox, this.drawBox,
+      h("div", { class: "board-col" }, this.turnBox, this.finalRoundBox, this.finalBox, this.lastBox, this.errorBox, this.actionBox, this.boardBox, this.legendBox, this.routeList),
+      h("div", { class: "side-col" }, tools, this.hintBox, this.playersBox, this.drawBox,
         this.handBox, this.ticketsBox, this.logBox)));
     this.board = new Board(this.boardBox, svgText, {
       onRoute: (index) => this.onRoute(index),
       onCity: (name) => this.onCity(name),
     });
-    this.dialog = h("dialog", { class: "dialog", id: "dialog", onclose: () => { if (!this.dialog.open) this.reopen = null; } });
+    this.dialog = h("dialog", { class: "dialog", id: "dialog", onclose: () => {
+      if (!this.dialog.open) this.reopen = null;
+      this.board.hideTip(); // a route's details close with its dialog
+    } });
     this.reopen = null; // how to open the open dialog again (in another language)
     this.main.append(this.dialog);
+    renderLegend(this.legendBox, this.mapData);
     translateDom(this.main);
   }
 
@@ -147,13 +155,16 @@ class GameView {
       this.pending = false;
       this.hint = null;
       this.errorBox.textContent = "";
+      this.noteStandIns(msg.last);
       this.render();
-      if (msg.last) announce(logText({ ...msg.last.action, player: msg.last.seat }, this.names()));
+      if (msg.last) announce(this.logWords().at(-1) || "");
       else if (first) announce(this.turnText());
     } else if (msg.type === "seats") {
       if (this.state) {
         this.state.seats = msg.seats || this.state.seats;
+        this.noteStandIns(null);
         renderPlayers(this);
+        this.turnBox.textContent = this.turnText();
       }
     } else if (msg.type === "hint") {
       if (this.state && msg.version !== undefined && msg.version !== this.state.version) return; // for an older state
@@ -170,6 +181,14 @@ class GameView {
       this.errorBox.textContent = msg.rule ? `${text} (${msg.rule}: ${msg.message})` : text;
       if (this.state) this.render();
     }
+  }
+
+  /** A move made for a person who is not here was the stand-in bot's: that seat is played by a bot until
+   * its person comes back. */
+  noteStandIns(last) {
+    const seats = this.state.seats;
+    if (last && seats[last.seat] && seats[last.seat].type === "human" && !seats[last.seat].connected) this.standIns.add(last.seat);
+    for (const seat of [...this.standIns]) if (!seats[seat] || seats[seat].connected) this.standIns.delete(seat);
   }
 
   /** A link that opens no seat: say so, and offer to watch the game or go back to the lobby, in place of
@@ -209,6 +228,7 @@ class GameView {
 
   relabel() {
     translateDom(this.main);
+    renderLegend(this.legendBox, this.mapData);
     this.board.relabel();
     if (this.state) this.render();
     if (this.dialog.open && this.reopen) this.reopen(); // an open dialog is worded again, in the new language
@@ -216,7 +236,8 @@ class GameView {
 
   // ---- helpers ----
   names() {
-    return this.state ? this.state.view.players.map((p) => p.name) : [];
+    if (!this.state) return [];
+    return this.state.view.players.map((p, i) => seatName(this.state.seats[i], p.name, i));
   }
 
   myTurn() {
@@ -281,13 +302,20 @@ class GameView {
     return { routes, cities };
   }
 
+  /** Every log entry in words, each read with the ones around it (a tunnel tried, then claimed or given up). */
+  logWords() {
+    const v = this.state.view;
+    return logLines(v.log || [], this.names(), Boolean(v.turn && v.turn.phase === "tunnel_payment"));
+  }
+
   renderLast() {
     const entries = this.recentEntries();
-    const names = this.names();
+    const all = this.logWords();
+    const lines = all.slice(all.length - entries.length);
     const mine = this.seat !== null && entries.length && entries[0].player !== this.seat;
     this.lastBox.hidden = !entries.length;
     this.lastBox.textContent = entries.length
-      ? t(mine ? "game.since_yours" : "game.last_move", { moves: entries.map((e) => logText(e, names)).join(" ") })
+      ? t(mine ? "game.since_yours" : "game.last_move", { moves: lines.join(" ") })
       : "";
   }
 
@@ -295,11 +323,12 @@ class GameView {
     const v = this.state.view;
     if (!v.turn) return t("game.over");
     if (this.state.botsStopped && !this.myTurn()) return t("game.bots_stopped"); // no bot moves any more
-    const name = v.players[v.turn.player].name;
+    const name = this.names()[v.turn.player];
     if (this.myTurn()) {
       const noStations = v.turn.phase === "main" && this.mapData.rules && this.mapData.rules.stations === 0;
       return noStations ? t("turn.main_no_stations") : t(`turn.${v.turn.phase}`);
     }
+    if (this.standIns.has(v.turn.player)) return t("turn.stand_in", { name });
     if (v.turn.phase === "choose_tickets") return t("turn.other_tickets", { name });
     return t("turn.other", { name });
   }
@@ -315,6 +344,10 @@ class GameView {
     const now = document.activeElement;
     if (focusKey && (!now || now === document.body || !this.main.contains(now))) this.restoreFocus(focusKey);
     if (window.scrollX !== x || window.scrollY !== y) window.scrollTo(x, y);
+    if (this.scrollToFinal) {
+      this.scrollToFinal = false;
+      this.finalBox.scrollIntoView({ block: "start" });
+    }
   }
 
   /** A selector for the control that has the focus inside the game (null: none), to find it again after
@@ -401,11 +434,17 @@ class GameView {
     this.routeList.hidden = groups.size === 0 && this.seat === null;
   }
 
+  /** The final result, above the board at the board's width; scrolled into view when the game ends. */
   renderFinal() {
     const v = this.state.view;
     this.finalBox.hidden = !v.final;
     if (!v.final) return;
-    renderFinal(this.finalBox, v, this.mapData, this.board, { gameId: this.summary.id, onPath: (set) => { this.pathHighlight = set; this.renderBoard(); } });
+    renderFinal(this.finalBox, v, this.mapData, this.board, { gameId: this.summary.id, names: this.names(),
+      onPath: (set) => { this.pathHighlight = set; this.renderBoard(); } });
+    if (!this.finalShown) {
+      this.finalShown = true;
+      this.scrollToFinal = true; // after render() has put the page back where it was
+    }
   }
 
   renderHint() {

@@ -4,12 +4,23 @@ import { cardChip } from "./cards.js";
 import { h, clear } from "./dom.js";
 import { t, city, pairName } from "./i18n.js";
 
+/** Open the dialog with the focus on its main button, so that Enter does it (Enter on a card-set choice
+ * too; the arrow keys still move between the choices); the board's tooltip goes away with the click that
+ * opened it. */
 function openDialog(gv, title, content, buttons) {
   const dlg = clear(gv.dialog);
+  gv.board.hideTip();
   dlg.append(h("h2", { id: "dialog-title" }, title), content, h("div", { class: "row" }, buttons));
   dlg.setAttribute("aria-labelledby", "dialog-title");
+  dlg.onkeydown = (ev) => {
+    const main = dlg.querySelector("button.primary");
+    if (ev.key === "Enter" && main && ev.target instanceof HTMLInputElement && ev.target.type === "radio") {
+      ev.preventDefault();
+      main.click();
+    }
+  };
   if (!dlg.open) dlg.showModal();
-  const first = dlg.querySelector("input:checked, button.primary, button");
+  const first = dlg.querySelector("button.primary, button");
   if (first) first.focus();
 }
 

@@ -5,8 +5,8 @@ import { playerStyle } from "./colors.js";
 import { h, clear } from "./dom.js";
 import { t, levelLabel, pairName } from "./i18n.js";
 import { ticketPath } from "./graph.js";
-import { logText } from "./words.js";
 import { openStation } from "./game_dialogs.js";
+import { isLevelName } from "./names.js";
 
 /** The players table: score, trains (taxis), stations, cards and tickets per seat, whose turn it is. */
 export function renderPlayers(gv) {
@@ -30,10 +30,12 @@ export function renderPlayers(gv) {
     marker.style.background = style.fill;
     marker.style.color = i === 3 ? "#111" : "#fff";
     body.append(h("tr", { class: isTurn ? "current" : "", dataset: { seat: i } },
-      h("th", { scope: "row" }, marker, " ", p.name,
+      h("th", { scope: "row" }, marker, " ", gv.names()[i],
         i === gv.seat ? h("span", { class: "tag" }, t("game.you")) : null,
-        seatInfo.type === "bot" ? h("span", { class: "tag" }, levelLabel(seatInfo.level)) : null,
-        seatInfo.type === "human" && !seatInfo.connected && i !== gv.seat ? h("span", { class: "tag off" }, t("game.away")) : null,
+        seatInfo.type === "bot" && !isLevelName(p.name, i, seatInfo.level) ? h("span", { class: "tag" }, levelLabel(seatInfo.level)) : null,
+        seatInfo.type === "human" && !seatInfo.connected && i !== gv.seat
+          ? (gv.standIns.has(i) ? h("span", { class: "tag off stand-in" }, t("game.bot_plays_for", { name: gv.names()[i] }))
+            : h("span", { class: "tag off" }, t("game.away"))) : null,
         isTurn ? h("span", { class: "visually-hidden" }, t("game.their_turn")) : null),
       h("td", { class: "score" }, p.score), h("td", {}, p.trains), stationsOn ? h("td", {}, p.stations) : null,
       h("td", {}, handSize), h("td", {}, tickets)));
@@ -127,9 +129,8 @@ export function renderTickets(gv) {
 export function renderLog(gv) {
   const box = clear(gv.logBox);
   box.append(h("h2", {}, t("game.log")));
-  const names = gv.names();
   const list = h("ol", { class: "log", id: "log-list" });
-  for (const entry of gv.state.view.log || []) list.append(h("li", {}, logText(entry, names)));
+  for (const line of gv.logWords()) list.append(h("li", {}, line));
   box.append(list);
   list.scrollTop = list.scrollHeight;
 }

@@ -2,7 +2,8 @@
 import { api, ApiError, loadSeats, saveSeat, forgetSeat, inviteLink } from "./api.js";
 import { h, clear, announce } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
-import { levelLabel, seatLevelLabel, t, tOr, translateDom } from "./i18n.js";
+import { levelLabel, t, tOr, translateDom } from "./i18n.js";
+import { loadNameForms, seatName } from "./names.js";
 
 const SEED_MAX = 2n ** 63n - 1n; // the server takes seeds 0 to 2**63 - 1 (docs/web-protocol.md)
 
@@ -24,7 +25,7 @@ export async function showLobby(main) {
     view.relabel();
     return view;
   }
-  const bots = await api.bots().catch(() => []);
+  const [bots] = await Promise.all([api.bots().catch(() => []), loadNameForms()]);
   const levels = bots.length ? bots.map((b) => b.level) : ["easy", "medium", "hard", "expert"];
   const view = new Lobby(main, maps, levels);
   view.render();
@@ -136,7 +137,7 @@ class Lobby {
   async create() {
     const seatsBody = this.seats.map((s, i) => s.type === "human"
       ? { type: "human", name: (s.name || "").trim() || (i === 0 ? t("lobby.you") : t("lobby.player", { n: i + 1 })) }
-      : { type: "bot", level: s.level, name: t("lobby.bot_name", { level: seatLevelLabel(s.level), n: i + 1 }) });
+      : { type: "bot", level: s.level }); // the server names it from its level; the page words it (names.js)
     const body = { map: this.mapName, seats: seatsBody,
       when_people_leave: document.getElementById("leave-wait").checked ? "wait" : "finish" };
     const seedText = document.getElementById("seed-input").value.trim();
@@ -251,7 +252,7 @@ class Lobby {
     }
     const list = h("ul", { class: "game-list" });
     for (const g of games) {
-      const names = g.seats.map((s) => s.name).join(", ");
+      const names = g.seats.map((s) => seatName(s, s.name, s.seat)).join(", ");
       const status = t(`status.${g.status}`);
       list.append(h("li", { dataset: { game: g.id } },
         h("span", {}, `${t(`map.${g.map}`)} · ${names} · ${status}`),
