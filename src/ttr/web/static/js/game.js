@@ -6,7 +6,7 @@ import { Board } from "./board.js";
 import { byCost } from "./cards.js";
 import { colorLetters } from "./colors.js";
 import { h, clear, announce } from "./dom.js";
-import { t, translateDom } from "./i18n.js";
+import { t, translateDom, splitPair } from "./i18n.js";
 import { actionText, cardsText, logLines, reasonText } from "./words.js";
 import { renderFinal, expressPaths } from "./final.js";
 import { renderDraw, renderHand, renderLog, renderPlayers, renderTickets } from "./game_panels.js";
@@ -23,6 +23,16 @@ export async function showGame(main, { game, seat, token }) {
   const view = new GameView(main, summary, bundle, seat, token);
   view.connect();
   return view;
+}
+
+/** Keep the page's bottom clear of the hand-and-draw bar while it is fixed there (phones): `--dock-h`. */
+function watchDock(dock) {
+  if (typeof ResizeObserver === "undefined") return;
+  const root = document.documentElement;
+  new ResizeObserver(() => {
+    const fixed = getComputedStyle(dock).position === "fixed";
+    root.style.setProperty("--dock-h", fixed ? `${Math.ceil(dock.getBoundingClientRect().height)}px` : "0px");
+  }).observe(dock);
 }
 
 class GameView {
@@ -60,6 +70,8 @@ class GameView {
     this.playersBox = h("section", { class: "panel", id: "players" });
     this.drawBox = h("section", { class: "panel", id: "draw" });
     this.handBox = h("section", { class: "panel", id: "hand" });
+    // the hand and the draw: on a phone a bar fixed at the bottom of the screen, always in reach
+    this.dock = h("div", { class: "dock", id: "dock" }, this.handBox, this.drawBox);
     this.ticketsBox = h("section", { class: "panel", id: "tickets" });
     this.finalBox = h("section", { class: "panel final", id: "final", hidden: true });
     this.logBox = h("section", { class: "panel", id: "log" });
@@ -91,8 +103,9 @@ class GameView {
         "data-i18n": "nav.skip_tickets", onclick: skipTo(() => this.ticketsBox) }) : null));
     this.main.append(h("div", { class: "game" },
       h("div", { class: "board-col" }, this.turnBox, this.finalRoundBox, this.finalBox, this.lastBox, this.errorBox, this.actionBox, this.boardBox, this.legendBox, this.routeList),
-      h("div", { class: "side-col" }, tools, this.hintBox, this.playersBox, this.drawBox,
-        this.handBox, this.ticketsBox, this.logBox)));
+      h("div", { class: "side-col" }, tools, this.hintBox, this.playersBox, this.dock,
+        this.ticketsBox, this.logBox)));
+    watchDock(this.dock);
     this.board = new Board(this.boardBox, svgText, {
       onRoute: (index) => this.onRoute(index),
       onCity: (name) => this.onCity(name),
@@ -130,6 +143,7 @@ class GameView {
 
   stop() {
     this.stopped = true;
+    document.documentElement.style.setProperty("--dock-h", "0px");
     clearInterval(this.pinger);
     if (this.ws) this.ws.close();
     this.main.classList.remove("game-main");
@@ -235,6 +249,15 @@ class GameView {
   }
 
   // ---- helpers ----
+  /** The cities of this seat's tickets, offered and held (a spectator: none). */
+  citiesThatMatter() {
+    if (this.seat === null || !this.state) return [];
+    const v = this.state.view;
+    const mine = v.players[this.seat] || {};
+    const offered = (v.turn && v.turn.player === this.seat && v.turn.tickets_offered) || [];
+    return [...offered, ...(mine.tickets || [])].flatMap((name) => splitPair(name));
+  }
+
   names() {
     if (!this.state) return [];
     return this.state.view.players.map((p, i) => seatName(this.state.seats[i], p.name, i));
@@ -388,6 +411,10 @@ class GameView {
     this.finalRoundBox.dataset.turns = left ? String(left) : "";
     this.finalRoundBox.textContent = !left ? "" : left === 1 ? t("game.final_turn") : t("game.final_round", { n: left });
     this.renderBoard();
+    if (!this.viewStarted) {
+      this.viewStarted = true;
+      this.board.startView(this.citiesThatMatter());
+    }
     this.renderRouteList();
     renderAction(this);
     renderPlayers(this);

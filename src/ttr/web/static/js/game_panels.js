@@ -65,13 +65,18 @@ export function renderDraw(gv) {
   const stations = gv.stationsByCity();
   box.append(row, h("div", { class: "row" },
     h("button", { type: "button", id: "draw-deck", "data-act": "deck", disabled: !deck || gv.pending, onclick: () => deck && gv.send(deck) },
-      t("game.deck", { n: v.deck_size })),
+      ...label(t("game.deck", { n: v.deck_size }), t("game.deck_short", { n: v.deck_size }))),
     h("button", { type: "button", id: "draw-tickets", "data-act": "tickets", disabled: !tickets || gv.pending, onclick: () => tickets && gv.send(tickets) },
-      t("game.draw_tickets", { n: v.ticket_deck_size })),
+      ...label(t("game.draw_tickets", { n: v.ticket_deck_size }), t("game.draw_tickets_short", { n: v.ticket_deck_size }))),
     gv.mapData.rules && gv.mapData.rules.stations === 0 ? null
       : h("button", { type: "button", id: "build-station", "data-act": "station", disabled: !stations.size || gv.pending, onclick: () => openStation(gv, null) },
-        t("game.build_station"))),
+        ...label(t("game.build_station"), t("game.build_station_short")))),
     h("p", { class: "note" }, t("game.discard", { n: v.discard_size })));
+}
+
+/** A button's words: in full, and short for the phone's bar (CSS shows one; a screen reader reads the full). */
+function label(long, short) {
+  return [h("span", { class: "long" }, long), h("span", { class: "short", "aria-hidden": "true" }, short)];
 }
 
 /** The seat's cards (hidden for a spectator). */
