@@ -40,6 +40,7 @@ def map_data(name: str) -> dict[str, Any]:
             "piece_name": rules.piece_name, "stations": rules.stations, "station_costs": list(rules.station_costs),
             "route_points": {str(n): p for n, p in sorted(rules.route_points.items())},
             "longest_path_bonus": rules.longest_path_bonus, "attraction_points": rules.attraction_points,
+            "double_routes_single_use_max_players": rules.double_routes_single_use_max_players,
             "rule_ids": m.rule_ids,
         },
         "cities": [

@@ -240,6 +240,20 @@ export class Board {
     return dot ? { x: Number(dot.getAttribute("cx")), y: Number(dot.getAttribute("cy")) } : null;
   }
 
+  /** Bring cities into the viewport (centred on their middle) when any of them is out of it. */
+  showCities(cities) {
+    if (!this.scale) return;
+    const points = cities.map((c) => this.cityPoint(c)).filter(Boolean);
+    if (!points.length) return;
+    const w = this.wrap;
+    const out = points.some((p) => p.x * this.scale < w.scrollLeft || p.x * this.scale > w.scrollLeft + w.clientWidth
+      || p.y * this.scale < w.scrollTop || p.y * this.scale > w.scrollTop + w.clientHeight);
+    if (!out) return;
+    const xs = points.map((p) => p.x);
+    const ys = points.map((p) => p.y);
+    this.centerOn((Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2);
+  }
+
   /** The first view: the default zoom, centred on the middle of `cities` (the ones that matter to this
    * seat: its tickets' cities; none: the whole board's middle). Again on a resize, until the player zooms. */
   startView(cities = []) {
@@ -269,11 +283,19 @@ export class Board {
   /**
    * Draw a state.
    * @param {{owners: Map<number, number>, stations: Map<string, number>, claimable: Set<number>,
-   *          path?: Set<number>, recentRoutes?: Set<number>, recentCities?: Set<string>, names: string[]}} state
-   * (`recent*`: what the others did since this seat's last move, outlined)
+   *          path?: Set<number>, recentRoutes?: Set<number>, recentCities?: Set<string>, names: string[],
+   *          quiet?: Set<number>, pathTodo?: Set<number>, marked?: Set<string>, hinted?: Set<number>,
+   *          hintedCities?: Set<string>}} state
+   * (`recent*`: what the others did since this seat's last move, outlined; `quiet`: claimable routes drawn
+   * without their highlight (off the seat's ticket paths); `path`: a ticket's path, `pathTodo` its routes still
+   * to claim; `marked`: a ticket's two cities; `hinted`, `hintedCities`: the hint's move)
    */
   update(state) {
     this.state = { path: new Set(), ...state };
+    const none = new Set();
+    const quiet = state.quiet || none;
+    const todo = state.pathTodo || none;
+    const hinted = state.hinted || none;
     for (const r of this.routes) {
       if (!r) continue;
       const g = this.routeGroup(r.index);
@@ -281,6 +303,9 @@ export class Board {
       g.classList.toggle("claimable", state.claimable.has(r.index));
       g.setAttribute("tabindex", state.claimable.has(r.index) ? "0" : "-1");
       g.classList.toggle("on-path", this.state.path.has(r.index));
+      g.classList.toggle("path-todo", todo.has(r.index));
+      g.classList.toggle("quiet", quiet.has(r.index));
+      g.classList.toggle("hinted", hinted.has(r.index));
       g.classList.toggle("taken", owner !== undefined);
       g.classList.toggle("last-move", owner !== undefined && Boolean(state.recentRoutes && state.recentRoutes.has(r.index)));
       for (const old of g.querySelectorAll(".owner-piece")) old.remove();
@@ -315,6 +340,8 @@ export class Board {
       g.classList.toggle("has-station", owner !== undefined);
       g.classList.toggle("last-move", owner !== undefined && Boolean(state.recentCities && state.recentCities.has(g.dataset.city)));
       g.classList.toggle("station-choice", Boolean(state.stationCities && state.stationCities.has(g.dataset.city)));
+      g.classList.toggle("marked", Boolean(state.marked && state.marked.has(g.dataset.city)));
+      g.classList.toggle("hinted", Boolean(state.hintedCities && state.hintedCities.has(g.dataset.city)));
       if (state.stationCities && state.stationCities.has(g.dataset.city)) {
         g.setAttribute("tabindex", "0");
         g.setAttribute("role", "button");

@@ -14,6 +14,7 @@ import { renderAction } from "./game_actions.js";
 import { confirmMove, openClaim, openStation } from "./game_dialogs.js";
 import { loadNameForms, seatName } from "./names.js";
 import { renderLegend } from "./legend.js";
+import { hintMarks, narrowed, routesOnTicketPaths, setNarrowed, ticketMarks } from "./ticket_map.js";
 
 const CONFIRM_KEY = "ttr.confirm";
 
@@ -52,6 +53,7 @@ class GameView {
     this.retry = 0;
     this.hint = null;
     this.pathHighlight = null;
+    this.ticketShown = null; // {name, pinned}: the ticket whose path the board shows (ticket_map.js)
     this.standIns = new Set(); // people who left, for whom the server's stand-in bot has moved
     this.sentFrom = null; // where the focus was when the last action was sent
     this.build(bundle.svg);
@@ -184,6 +186,7 @@ class GameView {
       if (this.state && msg.version !== undefined && msg.version !== this.state.version) return; // for an older state
       this.hint = msg;
       this.renderHint();
+      this.markHint();
     } else if (msg.type === "error") {
       this.pending = false;
       if (msg.code === "not_found" || msg.code === "bad_token") this.stopped = true; // no use reconnecting
@@ -424,6 +427,7 @@ class GameView {
     renderLog(this);
     this.renderFinal();
     this.renderHint();
+    this.markHint();
     if (this.seat !== null) this.hintButton.disabled = !this.myTurn();
   }
 
@@ -439,8 +443,15 @@ class GameView {
     let path = extraPath || new Set();
     if (!extraPath && v.final) path = expressPaths(v, this.board).all;
     const recent = v.final ? { routes: new Set(), cities: new Set() } : this.recentPlaces(this.recentEntries());
-    return { owners, stations, claimable, stationCities, path, recentRoutes: recent.routes, recentCities: recent.cities,
-      names: this.names() };
+    // claimable routes off the seat's ticket paths are drawn without their highlight (when narrowed)
+    const onPaths = this.myTurn() && narrowed() ? routesOnTicketPaths(this) : null;
+    const quiet = onPaths ? new Set([...claimable].filter((i) => !onPaths.has(i))) : new Set();
+    const shown = extraPath ? null : ticketMarks(this);
+    const hint = this.hintMarks || hintMarks(this, null, null);
+    const marked = new Set([...(shown ? shown.marked : []), ...hint.ticketCities]);
+    return { owners, stations, claimable, stationCities, path: shown ? shown.path : path, pathTodo: shown ? shown.pathTodo : new Set(),
+      marked, quiet, hinted: hint.routes, hintedCities: hint.cities,
+      recentRoutes: recent.routes, recentCities: recent.cities, names: this.names() };
   }
 
   renderBoard(extraPath) {
@@ -449,14 +460,27 @@ class GameView {
 
   renderRouteList() {
     const groups = this.claimsByRoute();
+    const open = this.routeList.open;
     clear(this.routeList);
-    this.routeList.append(h("summary", {}, t("game.claimable_routes", { n: groups.size })));
+    const onPaths = this.seat !== null ? routesOnTicketPaths(this) : null;
+    const count = onPaths ? [...groups.keys()].filter((i) => onPaths.has(i)).length : null;
+    this.routeList.append(h("summary", {}, t("game.claimable_routes", { n: groups.size }),
+      count !== null && groups.size ? h("span", { class: "on-path-count" }, " ", t("paths.on_paths_count", { n: count })) : null));
+    if (this.seat !== null) {
+      this.routeList.append(h("label", { class: "inline narrow" },
+        h("input", { type: "checkbox", id: "narrow-toggle", checked: narrowed(), onchange: (ev) => { setNarrowed(ev.target.checked); this.renderBoard(); } }),
+        h("span", {}, t("paths.narrow"))));
+    }
     const list = h("ul", { class: "claim-list" });
-    for (const [index, options] of groups) {
+    // the routes on your tickets' paths first
+    const order = [...groups.entries()].sort(([a], [b]) => Number(Boolean(onPaths && onPaths.has(b))) - Number(Boolean(onPaths && onPaths.has(a))));
+    for (const [index, options] of order) {
       list.append(h("li", {}, h("button", { type: "button", "data-act": "claim", dataset: { route: this.board.routes[index].name },
-        onclick: () => openClaim(this, index) }, this.board.describe(index), " · ", cardsText(options[0].action.cards))));
+        onclick: () => openClaim(this, index) }, this.board.describe(index), " · ", cardsText(options[0].action.cards),
+      onPaths && onPaths.has(index) ? h("span", { class: "on-path-tag" }, t("paths.on_path")) : null)));
     }
     this.routeList.append(list);
+    this.routeList.open = open;
     // a seat always has the line (with its count), so that the panels below do not move up and down
     this.routeList.hidden = groups.size === 0 && this.seat === null;
   }
@@ -485,10 +509,23 @@ class GameView {
     // a reason the page can word names the move itself ("Take the face-up red: ..."): no need to say it twice
     this.hintBox.textContent = reason ? t("game.hint_reason", { reason })
       : t("game.hint_is", { action: text, reason: this.hint.reason || "" });
-    if (entry && entry.action.action === "claim_route") {
-      const r = this.board.byName.get(entry.action.route);
-      if (r) this.renderBoard(new Set([r.index]));
+  }
+
+  /** Draw the hint's move on the board and the panels: its route, city, face-up card or tickets, and the
+   * cities of the tickets its reason serves. */
+  markHint() {
+    const entry = this.hint && this.state ? this.state.legal.find((l) => l.id === this.hint.id) : null;
+    this.hintMarks = this.hint ? hintMarks(this, this.hint, entry) : null;
+    const marks = this.hintMarks;
+    for (const el of this.main.querySelectorAll(".hinted:not(g)")) el.classList.remove("hinted");
+    if (marks && marks.card) {
+      const slot = this.drawBox.querySelector(`button.slot[data-card="${CSS.escape(marks.card)}"]`);
+      if (slot) slot.classList.add("hinted");
     }
+    if (marks) for (const li of this.actionBox.querySelectorAll("li[data-ticket]")) li.classList.toggle("hinted", marks.tickets.has(li.dataset.ticket));
+    this.renderBoard();
+    if (marks) this.board.showCities([...marks.cities, ...marks.ticketCities,
+      ...[...marks.routes].flatMap((i) => [this.board.routes[i].a, this.board.routes[i].b])]);
   }
 
   // ---- board clicks ----

@@ -7,6 +7,7 @@ import { t, levelLabel, pairName } from "./i18n.js";
 import { ticketPath } from "./graph.js";
 import { openStation } from "./game_dialogs.js";
 import { isLevelName } from "./names.js";
+import { showTicket, ticketPathFor } from "./ticket_map.js";
 
 /** The players table: score, trains (taxis), stations, cards and tickets per seat, whose turn it is. */
 export function renderPlayers(gv) {
@@ -106,28 +107,40 @@ export function renderTickets(gv) {
   const final = gv.state.view.final ? gv.state.view.final.players[gv.seat] : null;
   box.append(h("h2", {}, t("game.your_tickets")));
   const list = h("ul", { class: "tickets", id: "ticket-list" });
+  const pieces = (gv.mapData.rules || {}).piece_name || "trains";
   for (const name of tickets) {
     const path = ticketPath(name, routes);
     const done = final ? final.tickets_completed.includes(name) : path !== null;
     const failed = final !== null && !done;
     const pts = gv.points.get(name);
-    const show = () => {
-      gv.pathHighlight = new Set((path || []).map((r) => r.index));
-      gv.renderBoard();
-    };
-    const hide = () => {
-      gv.pathHighlight = null;
-      gv.renderBoard();
-    };
+    // how far it has come: the spaces of its cheapest open path already yours, of all on it
+    const open = done || final ? null : ticketPathFor(gv, name);
+    let progress = null;
+    if (!done && !final) {
+      progress = open
+        ? h("span", { class: "ticket-progress", dataset: { built: open.built, total: open.built + open.toBuild } },
+          h("span", { class: "progress", "aria-hidden": "true" }, meter(open.built / Math.max(1, open.built + open.toBuild))),
+          t("paths.progress", { built: open.built, total: open.built + open.toBuild, n: open.toBuild, pieces: t(`piece.${open.toBuild === 1 ? pieces.replace(/s$/, "") : pieces}`) }))
+        : h("span", { class: "ticket-progress blocked" }, t("paths.blocked"));
+    }
     list.append(h("li", { class: done ? "done" : failed ? "failed" : "open", tabindex: 0,
       dataset: { ticket: name, done: done ? "1" : "0" },
-      onmouseenter: show, onfocus: show, onmouseleave: hide, onblur: hide },
+      onmouseenter: () => showTicket(gv, name), onfocus: () => showTicket(gv, name, { reveal: true }),
+      onmouseleave: () => showTicket(gv, null), onblur: () => showTicket(gv, null),
+      onclick: () => showTicket(gv, name, { pin: true, reveal: true }) },
       h("span", { class: "mark", "aria-hidden": "true" }, done ? "✔" : failed ? "✘" : "○"), " ", pairName(name),
       pts !== undefined ? h("span", { class: "points" }, t("tickets.points", { n: pts })) : null, " ",
-      h("span", { class: "state" }, done ? t("tickets.done") : failed ? t("tickets.failed") : t("tickets.not_yet"))));
+      h("span", { class: "state" }, done ? t("tickets.done") : failed ? t("tickets.failed") : t("tickets.not_yet")),
+      progress ? " " : null, progress));
   }
   if (!tickets.length) list.append(h("li", {}, t("tickets.none")));
   box.append(list);
+}
+
+function meter(fraction) {
+  const bar = h("span");
+  bar.style.width = `${Math.round(100 * Math.min(1, Math.max(0, fraction)))}%`;
+  return bar;
 }
 
 /** The game log in words, scrolled to the latest entry. */
