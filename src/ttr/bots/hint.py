@@ -201,7 +201,6 @@ def _claim_reason(view: dict[str, Any], board: Board, plan: Plan, todo: list[int
     if done:
         return {"key": "hint.claim_completes", **head, "tickets": done}
     if ix.link[r] in {ix.link[x] for x in plan.routes}:
-        costs = _greedy_costs(board)
         tickets = [ix.ticket_name(t) for t in _served(board, plan, [r])[:2]]
         return {"key": "hint.claim_for_ticket", **head, "tickets": tickets}
     if board.final_round:
@@ -254,5 +253,5 @@ def _draw_reason(board: Board, plan: Plan, action: Action) -> dict[str, Any]:
     return {"key": "hint.deck"}
 
 
-__all__ = ["HINT_PLAYOUTS", "HINT_PLAYOUTS_BY_MAP", "LIST_PARAMS", "LONG_ROUTE", "REASONS", "explain", "explain_reason", "hint",
-           "hint_bot", "hint_explained", "reason_text"]
+__all__ = ["HINT_PLAYOUTS", "HINT_PLAYOUTS_BY_MAP", "LIST_PARAMS", "LONG_ROUTE", "REASONS", "explain", "explain_reason",
+           "hint", "hint_bot", "hint_explained", "reason_text"]
