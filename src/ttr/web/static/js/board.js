@@ -3,6 +3,7 @@
 import { city, colorName, t, tOr, pairName } from "./i18n.js";
 import { playerStyle, textOn } from "./colors.js";
 import { h } from "./dom.js";
+import { patternBoard } from "./patterns.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const ZOOM_STEP = 1.25;
@@ -71,6 +72,7 @@ export class Board {
       text.setAttribute("font-size", String(LETTER_SIZE));
       text.setAttribute("y", String(LETTER_BASELINE));
     }
+    patternBoard(this.svg); // the colour-blind setting's patterns, shown with it (patterns.js)
     wirePanZoom(this);
     const heading = this.svg.querySelector("text.map-title");
     this.mapTitle = heading ? heading.textContent : ""; // the map's own title: the fallback for a map the page does not know

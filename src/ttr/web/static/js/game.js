@@ -14,6 +14,7 @@ import { renderAction } from "./game_actions.js";
 import { confirmMove, openClaim, openStation } from "./game_dialogs.js";
 import { loadNameForms, seatName } from "./names.js";
 import { renderLegend } from "./legend.js";
+import { patternsOn, setPatterns } from "./patterns.js";
 import { hintMarks, narrowed, routesOnTicketPaths, setNarrowed, ticketMarks } from "./ticket_map.js";
 
 const CONFIRM_KEY = "ttr.confirm";
@@ -85,6 +86,8 @@ class GameView {
     const tools = h("div", { class: "tools" },
       this.seat !== null ? this.hintButton : null,
       h("label", { class: "inline" }, confirmBox, h("span", { "data-i18n": "game.confirm" })),
+      h("label", { class: "inline" }, h("input", { type: "checkbox", id: "patterns-toggle", checked: patternsOn(),
+        onchange: (ev) => setPatterns(ev.target.checked) }), h("span", { "data-i18n": "settings.patterns" })),
       h("a", { class: "button", href: "#/", "data-i18n": "nav.lobby" }));
     // skip links, first in the game's Tab order: past the board's claimable routes and the route list
     // straight to the actions (the panel of a ticket choice or tunnel payment, else the draw panel)

@@ -7,6 +7,7 @@ import { ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
 import { t } from "./i18n.js";
+import { applyPatterns } from "./patterns.js";
 
 let current = null; // the open view: {stop(), relabel()}
 
@@ -56,6 +57,7 @@ async function route() {
 }
 
 async function boot() {
+  applyPatterns();
   const select = document.getElementById("lang-select");
   await setLang(initialLang());
   select.value = currentLang();
