@@ -19,10 +19,14 @@ import { hintMarks, narrowed, routesOnTicketPaths, setNarrowed, ticketMarks } fr
 
 const CONFIRM_KEY = "ttr.confirm";
 
-export async function showGame(main, { game, seat, token }) {
+/** A game at `#/play/...` or `#/watch/...`; `hooks.onState(msg)` (pass-and-play, table.js) sees each state
+ * first and may hold back its drawing (false) while it changes seats. */
+export async function showGame(main, { game, seat, token, hooks = null }) {
   const summary = await api.game(game);
   const [bundle] = await Promise.all([mapBundle(summary.map), loadNameForms()]);
   const view = new GameView(main, summary, bundle, seat, token);
+  view.hooks = hooks;
+  if (hooks && hooks.attach) hooks.attach(view);
   view.connect();
   return view;
 }
@@ -146,6 +150,15 @@ class GameView {
     }, 25000);
   }
 
+  /** Switch this page's connection to another seat (`token`) or to watching (null): the server answers with a
+   * snapshot of that seat's view (docs/web-protocol.md: `join` again on the same socket). */
+  joinAs(token) {
+    this.token = token;
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(token ? { type: "join", token } : { type: "join" }));
+    }
+  }
+
   stop() {
     this.stopped = true;
     document.documentElement.style.setProperty("--dock-h", "0px");
@@ -175,6 +188,8 @@ class GameView {
       this.hint = null;
       this.errorBox.textContent = "";
       this.noteStandIns(msg.last);
+      if (this.hooks && this.hooks.table && msg.type === "snapshot") this.seat = msg.seat ?? null;
+      if (this.hooks && this.hooks.onState && this.hooks.onState(msg) === false) return;
       this.render();
       if (msg.last) announce(this.logWords().at(-1) || "");
       else if (first) announce(this.turnText());

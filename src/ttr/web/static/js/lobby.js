@@ -200,7 +200,10 @@ class Lobby {
         h("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => announce(t("lobby.copied"))) }, t("lobby.copy")),
         h("a", { href: `#/play/${game.id}/${s.seat}/${encodeURIComponent(s.token)}`, class: "button" }, t("lobby.open_seat"))));
     }
-    section.append(list, h("button", { type: "button", onclick: () => { this.created = null; this.render(); } }, t("lobby.new_game")));
+    section.append(list,
+      h("p", {}, h("a", { class: "button primary", id: "pass-and-play", href: `#/table/${encodeURIComponent(game.id)}` }, t("table.play_here")),
+        " ", h("span", { class: "note" }, t("table.play_here_note"))),
+      h("button", { type: "button", onclick: () => { this.created = null; this.render(); } }, t("lobby.new_game")));
     return section;
   }
 

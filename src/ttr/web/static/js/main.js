@@ -3,6 +3,7 @@ import { initialLang, setLang, currentLang, onLangChange } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showGame } from "./game.js";
 import { showReplay } from "./replay.js";
+import { showTable } from "./table.js";
 import { ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
@@ -43,6 +44,10 @@ async function route() {
     if (parts[0] === "play" && parts.length >= 4) {
       page = "game";
       current = await showGame(main, { game: parts[1], seat: Number(parts[2]), token: parts[3] });
+    } else if (parts[0] === "table" && parts[1]) {
+      page = "game";
+      current = await showTable(main, parts[1]);
+      if (!current) current = await showGame(main, { game: parts[1], seat: null, token: null }); // no seat here: watch
     } else if (parts[0] === "watch" && parts[1]) {
       page = "game";
       current = await showGame(main, { game: parts[1], seat: null, token: null });
