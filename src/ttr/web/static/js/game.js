@@ -15,6 +15,7 @@ import { confirmMove, openClaim, openStation } from "./game_dialogs.js";
 import { loadNameForms, seatName } from "./names.js";
 import { renderLegend } from "./legend.js";
 import { patternsOn, setPatterns } from "./patterns.js";
+import { coachFor } from "./coach.js";
 import { hintMarks, narrowed, routesOnTicketPaths, setNarrowed, ticketMarks } from "./ticket_map.js";
 
 const CONFIRM_KEY = "ttr.confirm";
@@ -92,6 +93,7 @@ class GameView {
       h("label", { class: "inline" }, confirmBox, h("span", { "data-i18n": "game.confirm" })),
       h("label", { class: "inline" }, h("input", { type: "checkbox", id: "patterns-toggle", checked: patternsOn(),
         onchange: (ev) => setPatterns(ev.target.checked) }), h("span", { "data-i18n": "settings.patterns" })),
+      h("a", { class: "button", href: `#/rules/${encodeURIComponent(this.summary.map)}`, target: "_blank", "data-i18n": "rules.link" }),
       h("a", { class: "button", href: "#/", "data-i18n": "nav.lobby" }));
     // skip links, first in the game's Tab order: past the board's claimable routes and the route list
     // straight to the actions (the panel of a ticket choice or tunnel payment, else the draw panel)
@@ -447,6 +449,8 @@ class GameView {
     this.renderHint();
     this.markHint();
     if (this.seat !== null) this.hintButton.disabled = !this.myTurn();
+    if (this.coach === undefined) this.coach = coachFor(this); // the guided first game's coach (coach.js)
+    if (this.coach) this.coach.render();
   }
 
   renderControlsDisabled() {

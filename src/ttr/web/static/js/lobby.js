@@ -4,6 +4,7 @@ import { h, clear, announce } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
 import { levelLabel, t, tOr, translateDom } from "./i18n.js";
 import { loadNameForms, seatName } from "./names.js";
+import { startTutorial } from "./coach.js";
 
 const SEED_MAX = 2n ** 63n - 1n; // the server takes seeds 0 to 2**63 - 1 (docs/web-protocol.md)
 
@@ -84,6 +85,9 @@ class Lobby {
     form.append(
       h("h2", { "data-i18n": "lobby.create" }),
       h("label", { class: "field" }, h("span", { "data-i18n": "lobby.map" }), mapSelect),
+      h("p", { class: "row" },
+        h("a", { class: "button", id: "rules-link", href: `#/rules/${encodeURIComponent(this.mapName)}` }, t("rules.link")),
+        h("button", { type: "button", id: "learn", onclick: () => startTutorial() }, t("coach.start"))),
       h("p", { class: "note" }, t("lobby.seat_range", { min: info.players_min, max: info.players_max })),
     );
     const list = h("ol", { class: "seat-list" });

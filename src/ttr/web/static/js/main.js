@@ -4,6 +4,7 @@ import { showLobby } from "./lobby.js";
 import { showGame } from "./game.js";
 import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
+import { showRules } from "./rules.js";
 import { ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
@@ -44,6 +45,8 @@ async function route() {
     if (parts[0] === "play" && parts.length >= 4) {
       page = "game";
       current = await showGame(main, { game: parts[1], seat: Number(parts[2]), token: parts[3] });
+    } else if (parts[0] === "rules" && parts[1]) {
+      current = await showRules(main, parts[1]);
     } else if (parts[0] === "table" && parts[1]) {
       page = "game";
       current = await showTable(main, parts[1]);
