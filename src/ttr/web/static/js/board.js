@@ -310,8 +310,9 @@ export class Board {
       g.classList.toggle("hinted", hinted.has(r.index));
       g.classList.toggle("taken", owner !== undefined);
       g.classList.toggle("last-move", owner !== undefined && Boolean(state.recentRoutes && state.recentRoutes.has(r.index)));
-      for (const old of g.querySelectorAll(".owner-piece")) old.remove();
-      if (owner !== undefined) {
+      const same = owner !== undefined && g.dataset.seat === String(owner) && g.querySelector(".owner-piece");
+      if (!same) for (const old of g.querySelectorAll(".owner-piece")) old.remove();
+      if (owner !== undefined && !same) {
         g.dataset.seat = String(owner);
         const style = playerStyle(owner);
         for (const space of g.querySelectorAll("g.space")) {
@@ -330,7 +331,7 @@ export class Board {
           piece.append(mark);
           space.append(piece);
         }
-      } else {
+      } else if (owner === undefined) {
         delete g.dataset.seat;
       }
       g.setAttribute("aria-label", this.describe(r.index));

@@ -16,6 +16,8 @@ import { loadNameForms, seatName } from "./names.js";
 import { renderLegend } from "./legend.js";
 import { patternsOn, setPatterns } from "./patterns.js";
 import { coachFor } from "./coach.js";
+import { Motion } from "./motion.js";
+import { play, setSound, soundOn } from "./sound.js";
 import { hintMarks, narrowed, routesOnTicketPaths, setNarrowed, ticketMarks } from "./ticket_map.js";
 
 const CONFIRM_KEY = "ttr.confirm";
@@ -61,6 +63,7 @@ class GameView {
     this.pathHighlight = null;
     this.ticketShown = null; // {name, pinned}: the ticket whose path the board shows (ticket_map.js)
     this.standIns = new Set(); // people who left, for whom the server's stand-in bot has moved
+    this.motion = new Motion(this); // cards sliding, pieces laid, sounds (motion.js, sound.js)
     this.sentFrom = null; // where the focus was when the last action was sent
     this.build(bundle.svg);
   }
@@ -91,6 +94,8 @@ class GameView {
     const tools = h("div", { class: "tools" },
       this.seat !== null ? this.hintButton : null,
       h("label", { class: "inline" }, confirmBox, h("span", { "data-i18n": "game.confirm" })),
+      h("label", { class: "inline" }, h("input", { type: "checkbox", id: "sound-toggle", checked: soundOn(),
+        onchange: (ev) => { setSound(ev.target.checked); if (ev.target.checked) play("turn"); } }), h("span", { "data-i18n": "settings.sound" })),
       h("label", { class: "inline" }, h("input", { type: "checkbox", id: "patterns-toggle", checked: patternsOn(),
         onchange: (ev) => setPatterns(ev.target.checked) }), h("span", { "data-i18n": "settings.patterns" })),
       h("a", { class: "button", href: `#/rules/${encodeURIComponent(this.summary.map)}`, target: "_blank", "data-i18n": "rules.link" }),
@@ -178,6 +183,7 @@ class GameView {
     }
     if (msg.type === "snapshot" || msg.type === "update") {
       const first = !this.state;
+      const before = this.state ? this.state.view : null;
       this.state = { version: msg.version, view: msg.view, legal: msg.legal || [], seats: msg.seats || [], status: msg.status,
         botsStopped: Boolean(msg.bots_stopped) };
       if (msg.type === "snapshot" && msg.seat !== undefined && msg.seat !== null && this.token) {
@@ -193,6 +199,7 @@ class GameView {
       if (this.hooks && this.hooks.table && msg.type === "snapshot") this.seat = msg.seat ?? null;
       if (this.hooks && this.hooks.onState && this.hooks.onState(msg) === false) return;
       this.render();
+      this.motion.after(msg, msg.type === "update" ? before : null);
       if (msg.last) announce(this.logWords().at(-1) || "");
       else if (first) announce(this.turnText());
     } else if (msg.type === "seats") {
@@ -240,16 +247,19 @@ class GameView {
         h("a", { class: "button", href: "#/" }, t("nav.lobby")))));
   }
 
-  send(entry) {
+  /** Send a move; with "Confirm each move" it is asked first, and `change` (the dialog it was chosen in,
+   * opened again with this choice) lets the player pick another before anything is sent. */
+  send(entry, change = null) {
     if (this.pending || !this.state) return;
     const go = () => {
       this.pending = true;
       this.sentFrom = this.focusKey(document.activeElement); // the control is disabled until the answer
+      if (this.motion) this.motion.sent(entry);
       this.ws.send(JSON.stringify({ type: "action", version: this.state.version, id: entry.id }));
       this.renderControlsDisabled();
     };
     if (document.getElementById("confirm-toggle").checked) {
-      const ask = () => confirmMove(this, actionText(entry.action), go);
+      const ask = () => confirmMove(this, actionText(entry.action), go, change);
       ask();
       this.reopen = ask;
     }
