@@ -12,6 +12,13 @@ from .driver import api, click_and_wait, create_game, open_seat, state, wait_tur
 SERVER_CHANGES = {"leave_grace": 1.0}  # a person who left is played by the stand-in bot after 1 s
 
 
+
+def set_lang(page: Any, lang: str) -> None:
+    """Switch the page's language and wait until it is drawn in it."""
+    page.select_option("#lang-select", lang)
+    page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+
+
 def test_route_tooltip_closes_with_its_dialog(page: Any, server: Served) -> None:
     game_id, token = create_game(server.base, "europe", seed=3)
     open_seat(page, server.base, game_id, token)
@@ -34,7 +41,7 @@ def test_bots_named_from_their_level_in_the_pages_language(page: Any, server: Se
     assert [s["name"] for s in seats[1:]] == ["Bot 2 (greedy)", "Bot 3 (greedy)"]  # the server's names
     page.goto(server.base + "/")
     page.wait_for_selector("body[data-ready='1']")
-    page.select_option("#lang-select", "zh-Hans")
+    set_lang(page, "zh-Hans")
     open_seat(page, server.base, game_id, token)
     wait_turn(page)
     click_and_wait(page, "#keep-tickets")
@@ -42,9 +49,9 @@ def test_bots_named_from_their_level_in_the_pages_language(page: Any, server: Se
     assert rows[1] == "▲ 贪心电脑 2" and rows[2] == "■ 贪心电脑 3", rows  # no level tag: the name says it
     log = page.locator("#log-list").inner_text()
     assert "贪心电脑 2" in log and "greedy" not in log and "Bot 2" not in log
-    page.select_option("#lang-select", "zh-Hant")
+    set_lang(page, "zh-Hant")
     assert page.locator("#players tbody th").all_inner_texts()[1] == "▲ 貪心電腦 2"
-    page.select_option("#lang-select", "en")
+    set_lang(page, "en")
     assert page.locator("#players tbody th").all_inner_texts()[1] == "▲ greedy bot 2"
 
 
@@ -53,7 +60,7 @@ def test_a_chosen_name_stays(page: Any, server: Served) -> None:
         {"type": "human", "name": "Ana"}, {"type": "bot", "level": "greedy", "name": "Robo"}]})
     page.goto(server.base + "/")
     page.wait_for_selector("body[data-ready='1']")
-    page.select_option("#lang-select", "zh-Hans")
+    set_lang(page, "zh-Hans")
     open_seat(page, server.base, game["id"], game["seats"][0]["token"])
     assert page.locator("#players tbody th").all_inner_texts()[1] == "▲ Robo贪心电脑"  # with its level
 
@@ -80,10 +87,12 @@ def test_the_legend_explains_new_yorks_attractions(page: Any, server: Served) ->
     assert marks == ["double", "attraction"]  # New York: no tunnel, ferry or station
     assert page.locator('#legend li[data-mark="attraction"]').inner_text() == (
         "tourist attraction (gold dot): 1 point for each one your routes reach")
-    page.select_option("#lang-select", "zh-Hant")
+    set_lang(page, "zh-Hant")
     assert "旅遊景點" in page.locator('#legend li[data-mark="attraction"]').inner_text()
-    page.select_option("#lang-select", "en")
+    set_lang(page, "en")
     game_id, token = create_game(server.base, "europe", seed=3)
+    page.goto(server.base + "/#/")  # leave the game first: the next one's page is a new route
+    page.wait_for_selector("#create-form")
     open_seat(page, server.base, game_id, token)
     marks = page.eval_on_selector_all("#legend li", "els => els.map(e => e.dataset.mark)")
     assert marks == ["tunnel", "ferry", "double", "station"]

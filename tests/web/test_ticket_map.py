@@ -22,6 +22,13 @@ PATH_CHAIN = """(ticket) => {
 }"""
 
 
+
+def set_lang(page: Any, lang: str) -> None:
+    """Switch the page's language and wait until it is drawn in it."""
+    page.select_option("#lang-select", lang)
+    page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+
+
 def marked(page: Any) -> list[str]:
     return sorted(page.eval_on_selector_all("svg.board g.city.marked", "els => els.map(e => e.dataset.city)"))
 
@@ -124,10 +131,10 @@ def test_the_hint_draws_its_move_and_names_its_ticket(page: Any, server: Served)
         assert route in drawn["routes"]
     texts = {}
     for lang in ("en", "zh-Hans", "zh-Hant"):
-        page.select_option("#lang-select", lang)
+        set_lang(page, lang)
         texts[lang] = page.locator("#hint-text").inner_text()
         assert "{" not in texts[lang] and "hint." not in texts[lang]
-    page.select_option("#lang-select", "en")
+    set_lang(page, "en")
     for ticket in reason.get("tickets", []):
         a, b = ticket.split("-")
         assert f"{a} – {b}" in texts["en"]

@@ -26,8 +26,10 @@ const CONFIRM_KEY = "ttr.confirm";
  * first and may hold back its drawing (false) while it changes seats. */
 export async function showGame(main, { game, seat, token, hooks = null }) {
   const summary = await api.game(game);
-  const [bundle] = await Promise.all([mapBundle(summary.map), loadNameForms()]);
+  const bundle = await mapBundle(summary.map);
   const view = new GameView(main, summary, bundle, seat, token);
+  // the other languages' bot names, to word them in this one: not waited for (the game connects at once)
+  loadNameForms().then(() => { if (view.state && !view.stopped) view.render(); });
   view.hooks = hooks;
   if (hooks && hooks.attach) hooks.attach(view);
   view.connect();
@@ -168,6 +170,7 @@ class GameView {
 
   stop() {
     this.stopped = true;
+    for (const key of ["version", "phase", "myTurn", "table"]) delete this.main.dataset[key]; // the next page's own
     document.documentElement.style.setProperty("--dock-h", "0px");
     clearInterval(this.pinger);
     if (this.ws) this.ws.close();

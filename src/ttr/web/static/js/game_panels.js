@@ -33,7 +33,9 @@ export function renderPlayers(gv) {
     body.append(h("tr", { class: isTurn ? "current" : "", dataset: { seat: i } },
       h("th", { scope: "row" }, marker, " ", gv.names()[i],
         i === gv.seat ? h("span", { class: "tag" }, t("game.you")) : null,
-        seatInfo.type === "bot" && !isLevelName(p.name, i, seatInfo.level) ? h("span", { class: "tag" }, levelLabel(seatInfo.level)) : null,
+        // the level's tag, unless the name already says it (a program's tag still gives its whole command)
+        seatInfo.type === "bot" && (!isLevelName(p.name, i, seatInfo.level) || seatInfo.level.startsWith("cmd:"))
+          ? h("span", { class: "tag" }, levelLabel(seatInfo.level)) : null,
         seatInfo.type === "human" && !seatInfo.connected && i !== gv.seat
           ? (gv.standIns.has(i) ? h("span", { class: "tag off stand-in" }, t("game.bot_plays_for", { name: gv.names()[i] }))
             : h("span", { class: "tag off" }, t("game.away"))) : null,
