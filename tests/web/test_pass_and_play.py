@@ -93,3 +93,22 @@ def test_pass_and_play_to_the_end(page: Any, server: Served) -> None:
     assert any(p.startswith("main: Pass the device to Ben") for p in passes)
     page.wait_for_selector("#breakdown")
     shot(page, "pass-and-play-final")
+
+
+def test_the_lobby_offers_pass_and_play_for_several_people(page: Any, server: Served) -> None:
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create-form")
+    page.select_option("#map-select", "new_york")
+    page.select_option("#seat-1-type", "human")
+    page.fill("#seat-0-name", "Ana")
+    page.fill("#seat-1-name", "Ben")
+    page.click("#create-game")
+    page.wait_for_selector("#pass-and-play")
+    page.click("#pass-and-play")
+    page.wait_for_selector("main[data-table='1'][data-version]")
+    wait_next(page, "")
+    # Ana (the first seat) chooses first, then the device goes to Ben behind the pass screen
+    assert page.locator("#players tr.current th").inner_text().startswith("● Ana")
+    act(page, "#keep-tickets")
+    assert page.locator("#pass-title").inner_text() == "Pass the device to Ben"
+    assert page.evaluate(NOTHING_SECRET)["hand"] == 0
