@@ -101,9 +101,14 @@ def test_claimable_highlights_narrow_to_the_tickets_paths(page: Any, server: Ser
     summary = page.locator("#route-list summary").inner_text()
     on_paths = int(re.search(r"(\d+) on your tickets' paths", summary).group(1))
     assert quiet == claimable - on_paths and quiet > 0
+    # the cities where a station may go are ringed only along the paths (all of them stay clickable)
+    stations = page.locator("svg.board g.city.station-choice").count()
+    quiet_cities = page.locator("svg.board g.city.station-choice.quiet").count()
+    assert 0 < quiet_cities < stations
     page.evaluate("document.getElementById('route-list').open = true")
     page.locator("#narrow-toggle").uncheck()
     assert page.locator("svg.board g.route.claimable.quiet").count() == 0
+    assert page.locator("svg.board g.city.station-choice.quiet").count() == 0
     page.locator("#narrow-toggle").check()
     assert page.locator("svg.board g.route.claimable.quiet").count() == quiet
 

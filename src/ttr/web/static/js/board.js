@@ -287,9 +287,9 @@ export class Board {
    * @param {{owners: Map<number, number>, stations: Map<string, number>, claimable: Set<number>,
    *          path?: Set<number>, recentRoutes?: Set<number>, recentCities?: Set<string>, names: string[],
    *          quiet?: Set<number>, pathTodo?: Set<number>, marked?: Set<string>, hinted?: Set<number>,
-   *          hintedCities?: Set<string>}} state
+   *          hintedCities?: Set<string>, quietCities?: Set<string>}} state
    * (`recent*`: what the others did since this seat's last move, outlined; `quiet`: claimable routes drawn
-   * without their highlight (off the seat's ticket paths); `path`: a ticket's path, `pathTodo` its routes still
+   * without their highlight (off the seat's ticket paths), `quietCities` the station cities likewise; `path`: a ticket's path, `pathTodo` its routes still
    * to claim; `marked`: a ticket's two cities; `hinted`, `hintedCities`: the hint's move)
    */
   update(state) {
@@ -344,6 +344,7 @@ export class Board {
       g.classList.toggle("last-move", owner !== undefined && Boolean(state.recentCities && state.recentCities.has(g.dataset.city)));
       g.classList.toggle("station-choice", Boolean(state.stationCities && state.stationCities.has(g.dataset.city)));
       g.classList.toggle("marked", Boolean(state.marked && state.marked.has(g.dataset.city)));
+      g.classList.toggle("quiet", Boolean(state.quietCities && state.quietCities.has(g.dataset.city)));
       g.classList.toggle("hinted", Boolean(state.hintedCities && state.hintedCities.has(g.dataset.city)));
       if (state.stationCities && state.stationCities.has(g.dataset.city)) {
         g.setAttribute("tabindex", "0");

@@ -481,11 +481,15 @@ class GameView {
     // claimable routes off the seat's ticket paths are drawn without their highlight (when narrowed)
     const onPaths = this.myTurn() && narrowed() ? routesOnTicketPaths(this) : null;
     const quiet = onPaths ? new Set([...claimable].filter((i) => !onPaths.has(i))) : new Set();
+    // and the cities where a station may go, but for those on the paths (and the tickets' own cities)
+    const pathCities = new Set(onPaths ? [...onPaths].flatMap((i) => [this.board.routes[i].a, this.board.routes[i].b]) : []);
+    for (const c of this.citiesThatMatter()) pathCities.add(c);
+    const quietCities = onPaths ? new Set([...stationCities].filter((c) => !pathCities.has(c))) : new Set();
     const shown = extraPath ? null : ticketMarks(this);
     const hint = this.hintMarks || hintMarks(this, null, null);
     const marked = new Set([...(shown ? shown.marked : []), ...hint.ticketCities]);
     return { owners, stations, claimable, stationCities, path: shown ? shown.path : path, pathTodo: shown ? shown.pathTodo : new Set(),
-      marked, quiet, hinted: hint.routes, hintedCities: hint.cities,
+      marked, quiet, quietCities, hinted: hint.routes, hintedCities: hint.cities,
       recentRoutes: recent.routes, recentCities: recent.cities, names: this.names() };
   }
 
