@@ -231,3 +231,35 @@ def test_an_abandoned_tunnel_is_named() -> None:
     data = explain_reason(game_map, seat_view(game, seat), legal[0])
     assert data == {"key": "hint.abandon_tunnel", "route": "Angora-Smyrna"}
     assert reason_text(data).startswith("Abandon Angora-Smyrna:")
+
+
+def test_reasons_name_the_ticket_a_card_serves_and_call_only_long_routes_long() -> None:
+    """A face-up card taken for routes names the ticket those routes serve; a claim called "long" is one of
+    `LONG_ROUTE` spaces or more (a shorter one is "points while you have the cards")."""
+    from ttr.bots.hint import LONG_ROUTE
+
+    game_map = load_map("europe")
+    game = Game.new(game_map, 2, seed=7)
+    bots = [make_bot("greedy", game_map, s, s) for s in range(2)]
+    seen: dict[str, list[dict[str, Any]]] = {}
+    for _ in range(300):
+        if game.is_over:
+            break
+        view = seat_view(game, game.current)
+        legal = game.legal_actions()
+        if game.current == 0 and game.phase == MAIN:
+            for action in legal:
+                if action.kind in ("claim_route", "draw_card"):
+                    data = explain_reason(game_map, view, action)
+                    check_reason_data(data, reason_text(data))
+                    seen.setdefault(data["key"], []).append(data)
+        game.apply(bots[game.current].choose(view, legal))
+    assert seen.get("hint.take_for_ticket"), sorted(seen)
+    mine = set()
+    for data in seen["hint.take_for_ticket"]:
+        assert data["tickets"] and data["routes"]
+        mine.update(data["tickets"])
+    assert all(t in game_map.ticket_index for t in mine)
+    assert all(d["length"] >= LONG_ROUTE for d in seen.get("hint.claim_long", []))
+    assert all(d["length"] < LONG_ROUTE for d in seen.get("hint.claim_points", []))
+    assert seen.get("hint.claim_points") or seen.get("hint.claim_long"), sorted(seen)

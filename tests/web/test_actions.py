@@ -128,6 +128,14 @@ def test_build_a_station(page: Any, server: Served) -> None:
     shot(page, "station")
 
 
+def tunnel_outcome(page: Any, route: str) -> str:
+    """The log line after the seat's last try of the tunnel `route` (the try itself still says "tries")."""
+    log = page.locator("#log-list li").all_inner_texts()
+    tried = [i for i, line in enumerate(log) if line.startswith(f"Ana tries the tunnel {route} with ")]
+    assert tried and tried[-1] + 1 < len(log), log[-4:]
+    return log[tried[-1] + 1]
+
+
 def test_tunnel_paid_and_tunnel_given_up(page: Any, server: Served) -> None:
     start(page, server, seed=11)
     keep_setup(page)
@@ -140,15 +148,22 @@ def test_tunnel_paid_and_tunnel_given_up(page: Any, server: Served) -> None:
             assert reveal.count() == 3
             assert re.search(r"Extra cards to pay: [123]", page.locator("#tunnel-extra").inner_text())
             title = page.locator("#action-panel h2").inner_text()
+            route = title.removeprefix("Tunnel: ")
+            # while its extra cards wait, the tunnel is only tried: the log does not call it claimed yet
+            log = page.locator("#log-list li").all_inner_texts()
+            assert log[-1].startswith(f"Ana tries the tunnel {route} with "), log[-1]
+            assert not any(line.startswith(f"Ana claimed {route}") for line in log)
             if "paid" not in outcomes and page.locator("#action-panel button[data-act=pay]").count():
                 shot(page, "tunnel")
                 click_and_wait(page, "#action-panel button[data-act=pay]")
                 outcomes.append("paid")
-                assert "Ana paid" in page.locator("#log-list").inner_text()
+                after = tunnel_outcome(page, route)
+                assert re.fullmatch(rf"Ana paid .+ more and claimed {re.escape(route)}\.", after), after
             else:
                 click_and_wait(page, "#abandon-tunnel")
                 outcomes.append("gave up")
-                assert "Ana gave up the tunnel." in page.locator("#log-list").inner_text()
+                after = tunnel_outcome(page, route)
+                assert after == f"Ana gave up the tunnel {route} and took back their cards.", after
             assert title.startswith("Tunnel: ")
             if {"paid", "gave up"} <= set(outcomes):
                 return
@@ -239,8 +254,8 @@ def test_keyboard_claim_and_confirm_step(page: Any, server: Served) -> None:
     assert "you can claim it" in page.locator(".board-tip").inner_text()
     page.keyboard.press("Enter")
     assert page.locator("#dialog").is_visible()
-    assert page.evaluate("document.activeElement.name") == "claim-option"
-    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "claim-confirm"  # Enter claims at once
+    assert not page.locator(".board-tip").is_visible()  # the route's details went with the click
     version = state(page)[1]
     page.keyboard.press("Enter")
     wait_turn(page, version)
@@ -298,13 +313,15 @@ def test_what_the_others_did_since_your_last_move(page: Any, server: Served) -> 
                            " return [s.scrollWidth, s.clientWidth]; }")
     assert widths[0] <= widths[1], widths
     others = since_mine(page)
-    assert others and all(line.startswith("Bot 2 (greedy) ") for line in others)
+    # the bot's name is made from its level in the page's language (the server named it "Bot 2 (greedy)")
+    assert others and all(line.startswith("greedy bot 2 ") for line in others)
     assert page.locator("#last-move").inner_text() == "Since your last move: " + " ".join(others)
     # a route the bot claimed while you waited is outlined on the board, and only that
     play_until(page, lambda p: p.locator("svg.board g.route.last-move").count() > 0)
     outlined = page.eval_on_selector_all("svg.board g.route.last-move",
                                          "els => els.map(e => [e.dataset.route, e.dataset.seat])")
-    claimed = [re.match(r"Bot 2 \(greedy\) claimed (.+?) with ", line) for line in since_mine(page)]
+    claimed = [re.match(r"greedy bot 2 (?:claimed|paid .+? more and claimed) (.+?)(?: with |\.$)", line)
+               for line in since_mine(page)]
     assert sorted(name for name, _ in outlined) == sorted(m.group(1).replace(" – ", "-") for m in claimed if m)
     assert {seat for _, seat in outlined} == {"1"}
     assert page.locator("#last-move").inner_text() == "Since your last move: " + " ".join(since_mine(page))

@@ -39,8 +39,16 @@ def test_new_york_to_the_end_then_replay_and_record(page: Any, server: Served) -
     assert rows["final.routes"] == [str(p["route_points"]) for p in final["players"]]
     assert [c.split("\n")[0] for c in rows["final.attractions"]] == [str(p["attractions"]) for p in final["players"]]
     assert "final.express" not in rows and "final.borrowed" not in rows  # New York has neither
-    names = [p["name"] for p in final["players"]]
+    # bots by their level, in the page's language (the server names them "Bot 2 (greedy)")
+    names = [p["name"] if i == 0 else f"greedy bot {i + 1}" for i, p in enumerate(final["players"])]
     winners = ", ".join(names[s] for s in final["winner_seats"])
+    # the result opens above the board, as wide as the board, scrolled into view
+    placed = page.evaluate("""() => { const f = document.getElementById('final').getBoundingClientRect();
+        const b = document.getElementById('board').getBoundingClientRect();
+        return [Boolean(document.querySelector('.board-col #final')), f.width / b.width, f.top, f.bottom, b.top,
+                window.innerHeight]; }""")
+    assert placed[0] and placed[1] > 0.95 and placed[2] < placed[4], placed
+    assert 0 <= placed[2] < placed[5] / 2, placed
     assert page.locator("#winners").inner_text() in (f"Winner: {winners}", f"Winners (tied): {winners}")
     assert page.locator("#turn").inner_text() == "The game is over."
     # English counts agree with their nouns: "kept 1 destination ticket", "1 space"

@@ -33,7 +33,8 @@ def test_the_lobby_offers_the_servers_program_and_it_plays(page: Any, server: Se
     game_id = page.url.split("/#/play/")[1].split("/")[0]
     seat = api(server.base, f"/api/games/{game_id}")["seats"][1]
     assert (seat["type"], seat["level"]) == ("bot", f"cmd:{COMMAND}")
-    assert seat["name"] == "program: simple_bot.py 2"  # named by its file, not its whole command line
+    assert seat["name"] == "Bot 2 (simple_bot.py)"  # the server names it by its file, not its command line
+    assert "program: simple_bot.py 2" in page.locator("#players").inner_text()  # worded in the page's language
     assert f"program: {COMMAND}" in page.locator("#players").inner_text()
     click_and_wait(page, "#keep-tickets")  # then the program keeps its own, and the turn comes back
     summary = api(server.base, f"/api/games/{game_id}")

@@ -35,6 +35,7 @@ from ttr.bots.planning import (
 from ttr.engine import Action
 from ttr.maps import GameMap, load_map
 
+LONG_ROUTE = 4  # the shortest route a hint calls long (4 spaces: 7 points)
 BLOCK_MIN = 1.0  # trains a claim must add to another seat's likely paths (on average) for the hint to call it a block
 HINT_PLAYOUTS = 32  # the search's playouts per hint (a reproducible budget; see the module docstring) ...
 HINT_PLAYOUTS_BY_MAP = {"new_york": 160}  # ... or on these maps, whose playouts are shorter (about 6 times)
@@ -65,11 +66,13 @@ REASONS: dict[str, str] = {
                             "last turn.",
     "hint.claim_long": "Claim {route} ({length} {pieces}, +{points} pts): points for a long route while you have "
                        "the cards.",
+    "hint.claim_points": "Claim {route} ({length} {pieces}, +{points} pts): points while you have the cards.",
     "hint.claim_block": "Claim {route} ({length} {pieces}, +{points} pts): another player's tickets likely need it.",
     "hint.station_completes": "A station in {city} borrows a route of another player to complete {tickets}.",
     "hint.station": "A station in {city} keeps your tickets within reach.",
     "hint.take_wild": "Take the face-up {card}: it stands in for any colour your routes need.",
     "hint.take_needed": "Take the face-up {card}: you need {n} more for {routes}.",
+    "hint.take_for_ticket": "Take the face-up {card}: for {tickets} you need {n} more for {routes}.",
     "hint.take_colour": "Take the face-up {card}: it is the colour you can use most.",
     "hint.deck_for_wild": "Draw from the deck: a blind card may be a {card}, and you can still take a face-up card.",
     "hint.deck": "Draw from the deck: no face-up card is a colour your routes need.",
@@ -198,16 +201,23 @@ def _claim_reason(view: dict[str, Any], board: Board, plan: Plan, todo: list[int
     if done:
         return {"key": "hint.claim_completes", **head, "tickets": done}
     if ix.link[r] in {ix.link[x] for x in plan.routes}:
-        costs = _greedy_costs(board)
-        served = [t for t in plan.tickets
-                  if ix.link[r] in {ix.link[x] for x in shortest_path(ix, costs, ix.ticket_a[t], ix.ticket_b[t])[1]}]
-        tickets = [ix.ticket_name(t) for t in (served or plan.tickets)[:2]]
+        tickets = [ix.ticket_name(t) for t in _served(board, plan, [r])[:2]]
         return {"key": "hint.claim_for_ticket", **head, "tickets": tickets}
     if board.final_round:
         return {"key": "hint.claim_last_turn", **head}
     if _others_need(view, board, r):
         return {"key": "hint.claim_block", **head}
-    return {"key": "hint.claim_long", **head}
+    return {"key": "hint.claim_long" if ix.length[r] >= LONG_ROUTE else "hint.claim_points", **head}
+
+
+def _served(board: Board, plan: Plan, routes: list[int]) -> list[int]:
+    """The plan's tickets whose cheapest path uses one of `routes` (or its twin); all of them if none does."""
+    ix = board.ix
+    costs = _greedy_costs(board)
+    links = {ix.link[r] for r in routes}
+    served = [t for t in plan.tickets
+              if links & {ix.link[x] for x in shortest_path(ix, costs, ix.ticket_a[t], ix.ticket_b[t])[1]}]
+    return served or list(plan.tickets)
 
 
 def _others_need(view: dict[str, Any], board: Board, r: int) -> bool:
@@ -228,8 +238,13 @@ def _draw_reason(board: Board, plan: Plan, action: Action) -> dict[str, Any]:
         if card == ix.wild:
             return {"key": "hint.take_wild", "card": names[card]}
         short = need[card] - board.hand[card]
-        uses = [ix.route_name(r) for r in plan.routes if ix.colour[r] == card or chosen.get(r) == card][:2]
+        using = [r for r in plan.routes if ix.colour[r] == card or chosen.get(r) == card][:2]
+        uses = [ix.route_name(r) for r in using]
         if short > 0 and uses:
+            tickets = [ix.ticket_name(t) for t in _served(board, plan, using)[:2]]
+            if tickets:  # the ticket it serves first: that is what the player chose
+                return {"key": "hint.take_for_ticket", "card": names[card], "n": short, "routes": uses,
+                        "tickets": tickets}
             return {"key": "hint.take_needed", "card": names[card], "n": short, "routes": uses}
         return {"key": "hint.take_colour", "card": names[card]}
     useful = [names[c] for c in board.face_up if 0 <= c < ix.ncol and need[c] > board.hand[c]]
@@ -238,5 +253,5 @@ def _draw_reason(board: Board, plan: Plan, action: Action) -> dict[str, Any]:
     return {"key": "hint.deck"}
 
 
-__all__ = ["HINT_PLAYOUTS", "HINT_PLAYOUTS_BY_MAP", "LIST_PARAMS", "REASONS", "explain", "explain_reason", "hint",
-           "hint_bot", "hint_explained", "reason_text"]
+__all__ = ["HINT_PLAYOUTS", "HINT_PLAYOUTS_BY_MAP", "LIST_PARAMS", "LONG_ROUTE", "REASONS", "explain", "explain_reason",
+           "hint", "hint_bot", "hint_explained", "reason_text"]

@@ -40,6 +40,13 @@ def map_data(name: str) -> dict[str, Any]:
             "piece_name": rules.piece_name, "stations": rules.stations, "station_costs": list(rules.station_costs),
             "route_points": {str(n): p for n, p in sorted(rules.route_points.items())},
             "longest_path_bonus": rules.longest_path_bonus, "attraction_points": rules.attraction_points,
+            "double_routes_single_use_max_players": rules.double_routes_single_use_max_players,
+            "starting_hand": rules.starting_hand, "face_up": rules.face_up,
+            "setup_tickets": rules.setup_long_tickets + rules.setup_regular_tickets,
+            "setup_keep_min": rules.setup_keep_min,
+            "draw_tickets": rules.draw_tickets, "draw_keep_min": rules.draw_keep_min,
+            "end_trigger_pieces": rules.end_trigger_pieces, "tunnel_reveal": rules.tunnel_reveal,
+            "unbuilt_station_points": rules.unbuilt_station_points,
             "rule_ids": m.rule_ids,
         },
         "cities": [

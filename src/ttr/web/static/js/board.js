@@ -3,8 +3,16 @@
 import { city, colorName, t, tOr, pairName } from "./i18n.js";
 import { playerStyle, textOn } from "./colors.js";
 import { h } from "./dom.js";
+import { patternBoard } from "./patterns.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
+const ZOOM_STEP = 1.25;
+const MAX_SCALE = 3;
+const LETTER_SIZE = 11; // route letters, in board units (a space is 11 high; a capital 8)
+const LETTER_BASELINE = 4; // centres a capital of LETTER_SIZE in its space
+// The default zoom is at least READABLE screen pixels per board unit: city names (13 units) at least 11 px
+// high and route letters (11 units) at least 9 px, as font sizes and as drawn (tests/web/test_board_view.py)
+export const READABLE = 0.85;
 
 function svgEl(tag, attrs) {
   const el = document.createElementNS(SVGNS, tag);
@@ -41,16 +49,11 @@ export class Board {
   constructor(container, svgText, options = {}) {
     this.options = options;
     this.container = container;
-    this.wrap = h("div", { class: "board-wrap" });
+    this.wrap = h("div", { class: "board-wrap" }); // the scrolling viewport: drag, swipe or pinch to move and zoom
     this.tip = h("div", { class: "board-tip", role: "status", hidden: true });
-    this.zoom = 1;
-    const zoomBy = (k) => {
-      this.zoom = Math.min(3, Math.max(1, this.zoom * k));
-      this.svg.style.width = `${Math.round(this.zoom * 100)}%`;
-    };
     const zoomBar = h("div", { class: "zoom" },
-      h("button", { type: "button", class: "icon zoom-in", "aria-label": t("board.zoom_in"), onclick: () => zoomBy(1.5) }, "+"),
-      h("button", { type: "button", class: "icon zoom-out", "aria-label": t("board.zoom_out"), onclick: () => zoomBy(1 / 1.5) }, "−"));
+      h("button", { type: "button", class: "icon zoom-in", "aria-label": t("board.zoom_in"), onclick: () => this.zoomBy(ZOOM_STEP) }, "+"),
+      h("button", { type: "button", class: "icon zoom-out", "aria-label": t("board.zoom_out"), onclick: () => this.zoomBy(1 / ZOOM_STEP) }, "−"));
     this.zoomBar = zoomBar;
     container.append(zoomBar, this.wrap, this.tip);
     const doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
@@ -60,6 +63,17 @@ export class Board {
     this.svg.classList.add("board");
     this.svg.setAttribute("role", "group");
     this.wrap.append(this.svg);
+    const vb = (this.svg.getAttribute("viewBox") || "0 0 1000 1000").split(/[\s,]+/).map(Number);
+    this.vb = { w: vb[2] || 1000, h: vb[3] || 1000 };
+    this.scale = null; // screen pixels per board unit; null until the board is first laid out
+    this.userZoomed = false;
+    for (const text of this.svg.querySelectorAll("text.space-letter")) {
+      // route letters as large as a space allows (the board draws them at 8): readable at the default zoom
+      text.setAttribute("font-size", String(LETTER_SIZE));
+      text.setAttribute("y", String(LETTER_BASELINE));
+    }
+    patternBoard(this.svg); // the colour-blind setting's patterns, shown with it (patterns.js)
+    wirePanZoom(this);
     const heading = this.svg.querySelector("text.map-title");
     this.mapTitle = heading ? heading.textContent : ""; // the map's own title: the fallback for a map the page does not know
     this.routes = routeFacts(this.svg);
@@ -170,22 +184,120 @@ export class Board {
     const box = g.getBoundingClientRect();
     const outer = this.container.getBoundingClientRect();
     const x = Math.max(4, Math.min(box.left - outer.left + box.width / 2, outer.width - 200));
+    const top = box.top - outer.top - 36;
+    // above the route, or below it when that is off the top of the viewport
     this.tip.style.left = `${x}px`;
-    this.tip.style.top = `${Math.max(0, box.top - outer.top - 36)}px`;
+    this.tip.style.top = `${Math.max(0, top < 0 ? box.bottom - outer.top + 6 : top)}px`;
   }
 
   hideTip() {
     this.tip.hidden = true;
   }
 
+  // ---- zoom and pan ----
+  /** The scale at which the whole board fits its viewport. */
+  fitScale() {
+    const w = this.wrap.clientWidth || this.vb.w;
+    const hgt = this.wrap.clientHeight || this.vb.h;
+    return Math.min(w / this.vb.w, hgt / this.vb.h);
+  }
+
+  /** The default zoom: the whole board where that is readable, else readable (and panned). */
+  defaultScale() {
+    return Math.max(this.fitScale(), READABLE);
+  }
+
+  /** Zoom to `scale` (clamped), keeping the board point under the viewport point (`cx`, `cy`: pixels from
+   * the viewport's top left; default its centre) where it is. */
+  setScale(scale, cx = null, cy = null) {
+    const min = Math.min(this.fitScale(), READABLE);
+    const next = Math.min(MAX_SCALE, Math.max(min, scale));
+    const ax = cx ?? this.wrap.clientWidth / 2;
+    const ay = cy ?? this.wrap.clientHeight / 2;
+    const old = this.scale || next;
+    const bx = (this.wrap.scrollLeft + ax) / old;
+    const by = (this.wrap.scrollTop + ay) / old;
+    this.scale = next;
+    this.svg.style.width = `${Math.round(this.vb.w * next)}px`;
+    this.svg.style.height = `${Math.round(this.vb.h * next)}px`;
+    this.wrap.scrollLeft = bx * next - ax;
+    this.wrap.scrollTop = by * next - ay;
+    this.container.dataset.scale = next.toFixed(3);
+  }
+
+  zoomBy(k) {
+    this.userZoomed = true;
+    this.setScale((this.scale || this.defaultScale()) * k);
+  }
+
+  /** Centre the viewport on board point (x, y) (board units). */
+  centerOn(x, y) {
+    this.wrap.scrollLeft = x * this.scale - this.wrap.clientWidth / 2;
+    this.wrap.scrollTop = y * this.scale - this.wrap.clientHeight / 2;
+  }
+
+  /** A city's centre in board units (its dot), or null. */
+  cityPoint(name) {
+    const dot = this.svg.querySelector(`g.city[data-city="${CSS.escape(name)}"] circle.city-dot`);
+    return dot ? { x: Number(dot.getAttribute("cx")), y: Number(dot.getAttribute("cy")) } : null;
+  }
+
+  /** Bring cities into the viewport (centred on their middle) when any of them is out of it. */
+  showCities(cities) {
+    if (!this.scale) return;
+    const points = cities.map((c) => this.cityPoint(c)).filter(Boolean);
+    if (!points.length) return;
+    const w = this.wrap;
+    const out = points.some((p) => p.x * this.scale < w.scrollLeft || p.x * this.scale > w.scrollLeft + w.clientWidth
+      || p.y * this.scale < w.scrollTop || p.y * this.scale > w.scrollTop + w.clientHeight);
+    if (!out) return;
+    const xs = points.map((p) => p.x);
+    const ys = points.map((p) => p.y);
+    this.centerOn((Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2);
+  }
+
+  /** The first view: the default zoom, centred on the middle of `cities` (the ones that matter to this
+   * seat: its tickets' cities; none: the whole board's middle). Again on a resize, until the player zooms. */
+  startView(cities = []) {
+    this.startCities = cities;
+    const apply = () => {
+      if (!this.wrap.clientWidth) return;
+      this.setScale(this.defaultScale());
+      const points = this.startCities.map((c) => this.cityPoint(c)).filter(Boolean);
+      if (points.length) {
+        const xs = points.map((p) => p.x);
+        const ys = points.map((p) => p.y);
+        this.centerOn((Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2);
+      } else this.centerOn(this.vb.w / 2, this.vb.h / 2);
+    };
+    apply();
+    if (!this.resizer && typeof ResizeObserver !== "undefined") {
+      let width = this.wrap.clientWidth;
+      this.resizer = new ResizeObserver(() => {
+        if (this.wrap.clientWidth === width) return;
+        width = this.wrap.clientWidth;
+        if (!this.userZoomed) apply();
+      });
+      this.resizer.observe(this.wrap);
+    }
+  }
+
   /**
    * Draw a state.
    * @param {{owners: Map<number, number>, stations: Map<string, number>, claimable: Set<number>,
-   *          path?: Set<number>, recentRoutes?: Set<number>, recentCities?: Set<string>, names: string[]}} state
-   * (`recent*`: what the others did since this seat's last move, outlined)
+   *          path?: Set<number>, recentRoutes?: Set<number>, recentCities?: Set<string>, names: string[],
+   *          quiet?: Set<number>, pathTodo?: Set<number>, marked?: Set<string>, hinted?: Set<number>,
+   *          hintedCities?: Set<string>, quietCities?: Set<string>}} state
+   * (`recent*`: what the others did since this seat's last move, outlined; `quiet`: claimable routes drawn
+   * without their highlight (off the seat's ticket paths), `quietCities` the station cities likewise; `path`: a ticket's path, `pathTodo` its routes still
+   * to claim; `marked`: a ticket's two cities; `hinted`, `hintedCities`: the hint's move)
    */
   update(state) {
     this.state = { path: new Set(), ...state };
+    const none = new Set();
+    const quiet = state.quiet || none;
+    const todo = state.pathTodo || none;
+    const hinted = state.hinted || none;
     for (const r of this.routes) {
       if (!r) continue;
       const g = this.routeGroup(r.index);
@@ -193,10 +305,14 @@ export class Board {
       g.classList.toggle("claimable", state.claimable.has(r.index));
       g.setAttribute("tabindex", state.claimable.has(r.index) ? "0" : "-1");
       g.classList.toggle("on-path", this.state.path.has(r.index));
+      g.classList.toggle("path-todo", todo.has(r.index));
+      g.classList.toggle("quiet", quiet.has(r.index));
+      g.classList.toggle("hinted", hinted.has(r.index));
       g.classList.toggle("taken", owner !== undefined);
       g.classList.toggle("last-move", owner !== undefined && Boolean(state.recentRoutes && state.recentRoutes.has(r.index)));
-      for (const old of g.querySelectorAll(".owner-piece")) old.remove();
-      if (owner !== undefined) {
+      const same = owner !== undefined && g.dataset.seat === String(owner) && g.querySelector(".owner-piece");
+      if (!same) for (const old of g.querySelectorAll(".owner-piece")) old.remove();
+      if (owner !== undefined && !same) {
         g.dataset.seat = String(owner);
         const style = playerStyle(owner);
         for (const space of g.querySelectorAll("g.space")) {
@@ -215,7 +331,7 @@ export class Board {
           piece.append(mark);
           space.append(piece);
         }
-      } else {
+      } else if (owner === undefined) {
         delete g.dataset.seat;
       }
       g.setAttribute("aria-label", this.describe(r.index));
@@ -227,6 +343,9 @@ export class Board {
       g.classList.toggle("has-station", owner !== undefined);
       g.classList.toggle("last-move", owner !== undefined && Boolean(state.recentCities && state.recentCities.has(g.dataset.city)));
       g.classList.toggle("station-choice", Boolean(state.stationCities && state.stationCities.has(g.dataset.city)));
+      g.classList.toggle("marked", Boolean(state.marked && state.marked.has(g.dataset.city)));
+      g.classList.toggle("quiet", Boolean(state.quietCities && state.quietCities.has(g.dataset.city)));
+      g.classList.toggle("hinted", Boolean(state.hintedCities && state.hintedCities.has(g.dataset.city)));
       if (state.stationCities && state.stationCities.has(g.dataset.city)) {
         g.setAttribute("tabindex", "0");
         g.setAttribute("role", "button");
@@ -246,4 +365,67 @@ export class Board {
       g.append(piece);
     }
   }
+}
+
+/** Drag with the mouse to pan (a drag is no click); on a touch screen one finger pans (the viewport
+ * scrolls) and two pinch to zoom; Ctrl + wheel (a trackpad's pinch) zooms about the pointer. */
+function wirePanZoom(board) {
+  const wrap = board.wrap;
+  let drag = null;
+  let dragged = false;
+  wrap.addEventListener("pointerdown", (ev) => {
+    if (ev.pointerType !== "mouse" || ev.button !== 0) return;
+    drag = { x: ev.clientX, y: ev.clientY, left: wrap.scrollLeft, top: wrap.scrollTop };
+    dragged = false;
+  });
+  wrap.addEventListener("pointermove", (ev) => {
+    if (!drag) return;
+    const dx = ev.clientX - drag.x;
+    const dy = ev.clientY - drag.y;
+    if (!dragged && Math.hypot(dx, dy) < 6) return;
+    if (!dragged) wrap.setPointerCapture(ev.pointerId);
+    dragged = true;
+    wrap.classList.add("dragging");
+    wrap.scrollLeft = drag.left - dx;
+    wrap.scrollTop = drag.top - dy;
+  });
+  const end = () => {
+    drag = null;
+    wrap.classList.remove("dragging");
+  };
+  wrap.addEventListener("pointerup", end);
+  wrap.addEventListener("pointercancel", end);
+  // the click that ends a drag opens nothing
+  wrap.addEventListener("click", (ev) => {
+    if (dragged) {
+      ev.stopPropagation();
+      ev.preventDefault();
+      dragged = false;
+    }
+  }, true);
+  let pinch = null;
+  const spread = (ev) => Math.hypot(ev.touches[0].clientX - ev.touches[1].clientX, ev.touches[0].clientY - ev.touches[1].clientY);
+  const middle = (ev) => {
+    const r = wrap.getBoundingClientRect();
+    return [(ev.touches[0].clientX + ev.touches[1].clientX) / 2 - r.left, (ev.touches[0].clientY + ev.touches[1].clientY) / 2 - r.top];
+  };
+  wrap.addEventListener("touchstart", (ev) => {
+    if (ev.touches.length === 2) pinch = { d: spread(ev) || 1, scale: board.scale || board.defaultScale() };
+  }, { passive: true });
+  wrap.addEventListener("touchmove", (ev) => {
+    if (!pinch || ev.touches.length !== 2) return;
+    ev.preventDefault();
+    board.userZoomed = true;
+    board.setScale(pinch.scale * (spread(ev) / pinch.d), ...middle(ev));
+  }, { passive: false });
+  wrap.addEventListener("touchend", (ev) => {
+    if (ev.touches.length < 2) pinch = null;
+  });
+  wrap.addEventListener("wheel", (ev) => {
+    if (!ev.ctrlKey) return;
+    ev.preventDefault();
+    const r = wrap.getBoundingClientRect();
+    board.userZoomed = true;
+    board.setScale((board.scale || board.defaultScale()) * Math.exp(-ev.deltaY / 300), ev.clientX - r.left, ev.clientY - r.top);
+  }, { passive: false });
 }

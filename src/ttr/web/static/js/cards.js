@@ -2,6 +2,7 @@
 import { FILLS, textOn } from "./colors.js";
 import { colorName } from "./i18n.js";
 import { h } from "./dom.js";
+import { cssPattern } from "./patterns.js";
 
 export function cardChip(card, letters, count = null, extra = {}) {
   const fill = FILLS[card] || card;
@@ -10,6 +11,13 @@ export function cardChip(card, letters, count = null, extra = {}) {
   const swatch = h("span", { class: `swatch card-${card}`, "aria-hidden": "true" }, letter);
   swatch.style.background = fill;
   swatch.style.color = wild ? "#111" : textOn(fill);
+  const pattern = cssPattern(card);
+  if (pattern) {
+    // the colour-blind setting's pattern, under the letter (shown with the setting)
+    const layer = h("span", { class: "swatch-pattern", dataset: { pattern: card } });
+    layer.style.background = pattern;
+    swatch.prepend(layer);
+  }
   const label = count === null ? colorName(card) : `${colorName(card)} × ${count}`;
   return h("span", { class: "chip", dataset: { card }, title: label, ...extra }, swatch,
     h("span", { class: "chip-name" }, colorName(card)), count === null ? null : h("span", { class: "chip-count" }, `×${count}`));

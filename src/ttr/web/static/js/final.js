@@ -19,14 +19,16 @@ export function expressPaths(view, board) {
   return { all, per };
 }
 
-export function renderFinal(box, view, mapData, board, { gameId, onPath }) {
+/** The final breakdown into `box`; `names` are the seats' names as the page shows them (default: the view's). */
+export function renderFinal(box, view, mapData, board, { gameId, onPath, names = null }) {
+  const nameOf = (seat) => (names && names[seat] !== undefined ? names[seat] : view.players[seat].name);
   const final = view.final;
   const rules = mapData.rules || {};
   const stationsOn = rules.stations !== 0 && !(mapData.name === "new_york");
   const attractionsOn = Boolean(rules.attraction_points) || mapData.name === "new_york";
   const expressOn = rules.longest_path_bonus !== 0 && !(mapData.name === "new_york");
   clear(box);
-  const winners = final.winner_seats ? final.winner_seats.map((w) => view.players[w].name) : final.winners;
+  const winners = final.winner_seats ? final.winner_seats.map((w) => nameOf(w)) : final.winners;
   box.append(h("h2", { id: "final-h" }, t("final.title")),
     h("p", { class: "winners", id: "winners" }, t(winners.length > 1 ? "final.winners" : "final.winner", { names: winners.join(t("list.sep")) })));
   if (final.decided_by) box.append(h("p", { id: "tiebreak", dataset: { rule: final.decided_by } }, t(`final.tiebreak.${final.decided_by}`)));
@@ -54,7 +56,7 @@ export function renderFinal(box, view, mapData, board, { gameId, onPath }) {
     h("thead", {}, h("tr", {}, h("td"), final.players.map((p, i) => {
       const mark = h("span", { class: "player-mark", "aria-hidden": "true" }, playerStyle(i).symbol);
       mark.style.background = playerStyle(i).fill;
-      return h("th", { scope: "col" }, mark, " ", p.name);
+      return h("th", { scope: "col" }, mark, " ", p.seat !== undefined ? nameOf(p.seat) : nameOf(i));
     }))),
     h("tbody", {}, rows.map(([key, cell]) => h("tr", { dataset: { row: key } }, h("th", { scope: "row" }, t(key)),
       final.players.map((p) => h("td", {}, cell(p)))))));
@@ -64,7 +66,7 @@ export function renderFinal(box, view, mapData, board, { gameId, onPath }) {
     if (paths.per.size) {
       const row = h("div", { class: "row" }, h("span", {}, t("final.express_path")));
       for (const [seat, set] of paths.per) {
-        row.append(h("button", { type: "button", class: "express-button", onclick: () => onPath(set) }, view.players[seat].name));
+        row.append(h("button", { type: "button", class: "express-button", onclick: () => onPath(set) }, nameOf(seat)));
       }
       row.append(h("button", { type: "button", onclick: () => onPath(paths.all) }, t("final.show_all")));
       box.append(row);

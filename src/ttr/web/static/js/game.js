@@ -6,21 +6,44 @@ import { Board } from "./board.js";
 import { byCost } from "./cards.js";
 import { colorLetters } from "./colors.js";
 import { h, clear, announce } from "./dom.js";
-import { t, translateDom } from "./i18n.js";
-import { actionText, cardsText, logText, reasonText } from "./words.js";
+import { t, translateDom, splitPair } from "./i18n.js";
+import { actionText, cardsText, logLines, reasonText } from "./words.js";
 import { renderFinal, expressPaths } from "./final.js";
 import { renderDraw, renderHand, renderLog, renderPlayers, renderTickets } from "./game_panels.js";
 import { renderAction } from "./game_actions.js";
 import { confirmMove, openClaim, openStation } from "./game_dialogs.js";
+import { loadNameForms, seatName } from "./names.js";
+import { renderLegend } from "./legend.js";
+import { patternsOn, setPatterns } from "./patterns.js";
+import { coachFor } from "./coach.js";
+import { Motion } from "./motion.js";
+import { play, setSound, soundOn } from "./sound.js";
+import { hintMarks, narrowed, routesOnTicketPaths, setNarrowed, ticketMarks } from "./ticket_map.js";
 
 const CONFIRM_KEY = "ttr.confirm";
 
-export async function showGame(main, { game, seat, token }) {
+/** A game at `#/play/...` or `#/watch/...`; `hooks.onState(msg)` (pass-and-play, table.js) sees each state
+ * first and may hold back its drawing (false) while it changes seats. */
+export async function showGame(main, { game, seat, token, hooks = null }) {
   const summary = await api.game(game);
   const bundle = await mapBundle(summary.map);
   const view = new GameView(main, summary, bundle, seat, token);
+  // the other languages' bot names, to word them in this one: not waited for (the game connects at once)
+  loadNameForms().then(() => { if (view.state && !view.stopped) view.render(); });
+  view.hooks = hooks;
+  if (hooks && hooks.attach) hooks.attach(view);
   view.connect();
   return view;
+}
+
+/** Keep the page's bottom clear of the hand-and-draw bar while it is fixed there (phones): `--dock-h`. */
+function watchDock(dock) {
+  if (typeof ResizeObserver === "undefined") return;
+  const root = document.documentElement;
+  new ResizeObserver(() => {
+    const fixed = getComputedStyle(dock).position === "fixed";
+    root.style.setProperty("--dock-h", fixed ? `${Math.ceil(dock.getBoundingClientRect().height)}px` : "0px");
+  }).observe(dock);
 }
 
 class GameView {
@@ -40,6 +63,9 @@ class GameView {
     this.retry = 0;
     this.hint = null;
     this.pathHighlight = null;
+    this.ticketShown = null; // {name, pinned}: the ticket whose path the board shows (ticket_map.js)
+    this.standIns = new Set(); // people who left, for whom the server's stand-in bot has moved
+    this.motion = new Motion(this); // cards sliding, pieces laid, sounds (motion.js, sound.js)
     this.sentFrom = null; // where the focus was when the last action was sent
     this.build(bundle.svg);
   }
@@ -53,9 +79,12 @@ class GameView {
     this.actionBox = h("section", { class: "panel action-panel", id: "action-panel", "aria-live": "polite" });
     this.boardBox = h("div", { class: "board-box", id: "board" });
     this.routeList = h("details", { class: "route-list", id: "route-list" });
+    this.legendBox = h("section", { class: "legend", id: "legend" });
     this.playersBox = h("section", { class: "panel", id: "players" });
     this.drawBox = h("section", { class: "panel", id: "draw" });
     this.handBox = h("section", { class: "panel", id: "hand" });
+    // the hand and the draw: on a phone a bar fixed at the bottom of the screen, always in reach
+    this.dock = h("div", { class: "dock", id: "dock" }, this.handBox, this.drawBox);
     this.ticketsBox = h("section", { class: "panel", id: "tickets" });
     this.finalBox = h("section", { class: "panel final", id: "final", hidden: true });
     this.logBox = h("section", { class: "panel", id: "log" });
@@ -69,6 +98,11 @@ class GameView {
       this.summary.seed_chosen ? h("span", { class: "tag", id: "seed-chosen", "data-i18n": "seed.chosen",
         "data-i18n-title": "seed.chosen_title" }) : null,
       h("label", { class: "inline" }, confirmBox, h("span", { "data-i18n": "game.confirm" })),
+      h("label", { class: "inline" }, h("input", { type: "checkbox", id: "sound-toggle", checked: soundOn(),
+        onchange: (ev) => { setSound(ev.target.checked); if (ev.target.checked) play("turn"); } }), h("span", { "data-i18n": "settings.sound" })),
+      h("label", { class: "inline" }, h("input", { type: "checkbox", id: "patterns-toggle", checked: patternsOn(),
+        onchange: (ev) => setPatterns(ev.target.checked) }), h("span", { "data-i18n": "settings.patterns" })),
+      h("a", { class: "button", href: `#/rules/${encodeURIComponent(this.summary.map)}`, target: "_blank", "data-i18n": "rules.link" }),
       h("a", { class: "button", href: "#/", "data-i18n": "nav.lobby" }));
     // skip links, first in the game's Tab order: past the board's claimable routes and the route list
     // straight to the actions (the panel of a ticket choice or tunnel payment, else the draw panel)
@@ -88,16 +122,21 @@ class GameView {
       this.seat !== null ? h("a", { class: "skip-link", id: "skip-tickets", href: "#tickets",
         "data-i18n": "nav.skip_tickets", onclick: skipTo(() => this.ticketsBox) }) : null));
     this.main.append(h("div", { class: "game" },
-      h("div", { class: "board-col" }, this.turnBox, this.finalRoundBox, this.lastBox, this.errorBox, this.actionBox, this.boardBox, this.routeList),
-      h("div", { class: "side-col" }, tools, this.hintBox, this.finalBox, this.playersBox, this.drawBox,
-        this.handBox, this.ticketsBox, this.logBox)));
+      h("div", { class: "board-col" }, this.turnBox, this.finalRoundBox, this.finalBox, this.lastBox, this.errorBox, this.actionBox, this.boardBox, this.legendBox, this.routeList),
+      h("div", { class: "side-col" }, tools, this.hintBox, this.playersBox, this.dock,
+        this.ticketsBox, this.logBox)));
+    watchDock(this.dock);
     this.board = new Board(this.boardBox, svgText, {
       onRoute: (index) => this.onRoute(index),
       onCity: (name) => this.onCity(name),
     });
-    this.dialog = h("dialog", { class: "dialog", id: "dialog", onclose: () => { if (!this.dialog.open) this.reopen = null; } });
+    this.dialog = h("dialog", { class: "dialog", id: "dialog", onclose: () => {
+      if (!this.dialog.open) this.reopen = null;
+      this.board.hideTip(); // a route's details close with its dialog
+    } });
     this.reopen = null; // how to open the open dialog again (in another language)
     this.main.append(this.dialog);
+    renderLegend(this.legendBox, this.mapData);
     translateDom(this.main);
   }
 
@@ -122,8 +161,19 @@ class GameView {
     }, 25000);
   }
 
+  /** Switch this page's connection to another seat (`token`) or to watching (null): the server answers with a
+   * snapshot of that seat's view (docs/web-protocol.md: `join` again on the same socket). */
+  joinAs(token) {
+    this.token = token;
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(token ? { type: "join", token } : { type: "join" }));
+    }
+  }
+
   stop() {
     this.stopped = true;
+    for (const key of ["version", "phase", "myTurn", "table"]) delete this.main.dataset[key]; // the next page's own
+    document.documentElement.style.setProperty("--dock-h", "0px");
     clearInterval(this.pinger);
     if (this.ws) this.ws.close();
     this.main.classList.remove("game-main");
@@ -138,6 +188,7 @@ class GameView {
     }
     if (msg.type === "snapshot" || msg.type === "update") {
       const first = !this.state;
+      const before = this.state ? this.state.view : null;
       this.state = { version: msg.version, view: msg.view, legal: msg.legal || [], seats: msg.seats || [], status: msg.status,
         botsStopped: Boolean(msg.bots_stopped) };
       if (msg.type === "snapshot" && msg.seat !== undefined && msg.seat !== null && this.token) {
@@ -149,18 +200,25 @@ class GameView {
       this.pending = false;
       this.hint = null;
       this.errorBox.textContent = "";
+      this.noteStandIns(msg.last);
+      if (this.hooks && this.hooks.table && msg.type === "snapshot") this.seat = msg.seat ?? null;
+      if (this.hooks && this.hooks.onState && this.hooks.onState(msg) === false) return;
       this.render();
-      if (msg.last) announce(logText({ ...msg.last.action, player: msg.last.seat }, this.names()));
+      this.motion.after(msg, msg.type === "update" ? before : null);
+      if (msg.last) announce(this.logWords().at(-1) || "");
       else if (first) announce(this.turnText());
     } else if (msg.type === "seats") {
       if (this.state) {
         this.state.seats = msg.seats || this.state.seats;
+        this.noteStandIns(null);
         renderPlayers(this);
+        this.turnBox.textContent = this.turnText();
       }
     } else if (msg.type === "hint") {
       if (this.state && msg.version !== undefined && msg.version !== this.state.version) return; // for an older state
       this.hint = msg;
       this.renderHint();
+      this.markHint();
     } else if (msg.type === "error") {
       this.pending = false;
       if (msg.code === "not_found" || msg.code === "bad_token") this.stopped = true; // no use reconnecting
@@ -172,6 +230,14 @@ class GameView {
       this.errorBox.textContent = msg.rule ? `${text} (${msg.rule}: ${msg.message})` : text;
       if (this.state) this.render();
     }
+  }
+
+  /** A move made for a person who is not here was the stand-in bot's: that seat is played by a bot until
+   * its person comes back. */
+  noteStandIns(last) {
+    const seats = this.state.seats;
+    if (last && seats[last.seat] && seats[last.seat].type === "human" && !seats[last.seat].connected) this.standIns.add(last.seat);
+    for (const seat of [...this.standIns]) if (!seats[seat] || seats[seat].connected) this.standIns.delete(seat);
   }
 
   /** A link that opens no seat: say so, and offer to watch the game or go back to the lobby, in place of
@@ -186,16 +252,19 @@ class GameView {
         h("a", { class: "button", href: "#/" }, t("nav.lobby")))));
   }
 
-  send(entry) {
+  /** Send a move; with "Confirm each move" it is asked first, and `change` (the dialog it was chosen in,
+   * opened again with this choice) lets the player pick another before anything is sent. */
+  send(entry, change = null) {
     if (this.pending || !this.state) return;
     const go = () => {
       this.pending = true;
       this.sentFrom = this.focusKey(document.activeElement); // the control is disabled until the answer
+      if (this.motion) this.motion.sent(entry);
       this.ws.send(JSON.stringify({ type: "action", version: this.state.version, id: entry.id }));
       this.renderControlsDisabled();
     };
     if (document.getElementById("confirm-toggle").checked) {
-      const ask = () => confirmMove(this, actionText(entry.action), go);
+      const ask = () => confirmMove(this, actionText(entry.action), go, change);
       ask();
       this.reopen = ask;
     }
@@ -211,14 +280,25 @@ class GameView {
 
   relabel() {
     translateDom(this.main);
+    renderLegend(this.legendBox, this.mapData);
     this.board.relabel();
     if (this.state) this.render();
     if (this.dialog.open && this.reopen) this.reopen(); // an open dialog is worded again, in the new language
   }
 
   // ---- helpers ----
+  /** The cities of this seat's tickets, offered and held (a spectator: none). */
+  citiesThatMatter() {
+    if (this.seat === null || !this.state) return [];
+    const v = this.state.view;
+    const mine = v.players[this.seat] || {};
+    const offered = (v.turn && v.turn.player === this.seat && v.turn.tickets_offered) || [];
+    return [...offered, ...(mine.tickets || [])].flatMap((name) => splitPair(name));
+  }
+
   names() {
-    return this.state ? this.state.view.players.map((p) => p.name) : [];
+    if (!this.state) return [];
+    return this.state.view.players.map((p, i) => seatName(this.state.seats[i], p.name, i));
   }
 
   myTurn() {
@@ -283,13 +363,20 @@ class GameView {
     return { routes, cities };
   }
 
+  /** Every log entry in words, each read with the ones around it (a tunnel tried, then claimed or given up). */
+  logWords() {
+    const v = this.state.view;
+    return logLines(v.log || [], this.names(), Boolean(v.turn && v.turn.phase === "tunnel_payment"));
+  }
+
   renderLast() {
     const entries = this.recentEntries();
-    const names = this.names();
+    const all = this.logWords();
+    const lines = all.slice(all.length - entries.length);
     const mine = this.seat !== null && entries.length && entries[0].player !== this.seat;
     this.lastBox.hidden = !entries.length;
     this.lastBox.textContent = entries.length
-      ? t(mine ? "game.since_yours" : "game.last_move", { moves: entries.map((e) => logText(e, names)).join(" ") })
+      ? t(mine ? "game.since_yours" : "game.last_move", { moves: lines.join(" ") })
       : "";
   }
 
@@ -297,11 +384,12 @@ class GameView {
     const v = this.state.view;
     if (!v.turn) return t("game.over");
     if (this.state.botsStopped && !this.myTurn()) return t("game.bots_stopped"); // no bot moves any more
-    const name = v.players[v.turn.player].name;
+    const name = this.names()[v.turn.player];
     if (this.myTurn()) {
       const noStations = v.turn.phase === "main" && this.mapData.rules && this.mapData.rules.stations === 0;
       return noStations ? t("turn.main_no_stations") : t(`turn.${v.turn.phase}`);
     }
+    if (this.standIns.has(v.turn.player)) return t("turn.stand_in", { name });
     if (v.turn.phase === "choose_tickets") return t("turn.other_tickets", { name });
     return t("turn.other", { name });
   }
@@ -317,6 +405,10 @@ class GameView {
     const now = document.activeElement;
     if (focusKey && (!now || now === document.body || !this.main.contains(now))) this.restoreFocus(focusKey);
     if (window.scrollX !== x || window.scrollY !== y) window.scrollTo(x, y);
+    if (this.scrollToFinal) {
+      this.scrollToFinal = false;
+      this.finalBox.scrollIntoView({ block: "start" });
+    }
   }
 
   /** A selector for the control that has the focus inside the game (null: none), to find it again after
@@ -357,6 +449,10 @@ class GameView {
     this.finalRoundBox.dataset.turns = left ? String(left) : "";
     this.finalRoundBox.textContent = !left ? "" : left === 1 ? t("game.final_turn") : t("game.final_round", { n: left });
     this.renderBoard();
+    if (!this.viewStarted) {
+      this.viewStarted = true;
+      this.board.startView(this.citiesThatMatter());
+    }
     this.renderRouteList();
     renderAction(this);
     renderPlayers(this);
@@ -366,7 +462,10 @@ class GameView {
     renderLog(this);
     this.renderFinal();
     this.renderHint();
+    this.markHint();
     if (this.seat !== null) this.hintButton.disabled = !this.myTurn();
+    if (this.coach === undefined) this.coach = coachFor(this); // the guided first game's coach (coach.js)
+    if (this.coach) this.coach.render();
   }
 
   renderControlsDisabled() {
@@ -381,8 +480,19 @@ class GameView {
     let path = extraPath || new Set();
     if (!extraPath && v.final) path = expressPaths(v, this.board).all;
     const recent = v.final ? { routes: new Set(), cities: new Set() } : this.recentPlaces(this.recentEntries());
-    return { owners, stations, claimable, stationCities, path, recentRoutes: recent.routes, recentCities: recent.cities,
-      names: this.names() };
+    // claimable routes off the seat's ticket paths are drawn without their highlight (when narrowed)
+    const onPaths = this.myTurn() && narrowed() ? routesOnTicketPaths(this) : null;
+    const quiet = onPaths ? new Set([...claimable].filter((i) => !onPaths.has(i))) : new Set();
+    // and the cities where a station may go, but for those on the paths (and the tickets' own cities)
+    const pathCities = new Set(onPaths ? [...onPaths].flatMap((i) => [this.board.routes[i].a, this.board.routes[i].b]) : []);
+    for (const c of this.citiesThatMatter()) pathCities.add(c);
+    const quietCities = onPaths ? new Set([...stationCities].filter((c) => !pathCities.has(c))) : new Set();
+    const shown = extraPath ? null : ticketMarks(this);
+    const hint = this.hintMarks || hintMarks(this, null, null);
+    const marked = new Set([...(shown ? shown.marked : []), ...hint.ticketCities]);
+    return { owners, stations, claimable, stationCities, path: shown ? shown.path : path, pathTodo: shown ? shown.pathTodo : new Set(),
+      marked, quiet, quietCities, hinted: hint.routes, hintedCities: hint.cities,
+      recentRoutes: recent.routes, recentCities: recent.cities, names: this.names() };
   }
 
   renderBoard(extraPath) {
@@ -391,23 +501,42 @@ class GameView {
 
   renderRouteList() {
     const groups = this.claimsByRoute();
+    const open = this.routeList.open;
     clear(this.routeList);
-    this.routeList.append(h("summary", {}, t("game.claimable_routes", { n: groups.size })));
+    const onPaths = this.seat !== null ? routesOnTicketPaths(this) : null;
+    const count = onPaths ? [...groups.keys()].filter((i) => onPaths.has(i)).length : null;
+    this.routeList.append(h("summary", {}, t("game.claimable_routes", { n: groups.size }),
+      count !== null && groups.size ? h("span", { class: "on-path-count" }, " ", t("paths.on_paths_count", { n: count })) : null));
+    if (this.seat !== null) {
+      this.routeList.append(h("label", { class: "inline narrow" },
+        h("input", { type: "checkbox", id: "narrow-toggle", checked: narrowed(), onchange: (ev) => { setNarrowed(ev.target.checked); this.renderBoard(); } }),
+        h("span", {}, t("paths.narrow"))));
+    }
     const list = h("ul", { class: "claim-list" });
-    for (const [index, options] of groups) {
+    // the routes on your tickets' paths first
+    const order = [...groups.entries()].sort(([a], [b]) => Number(Boolean(onPaths && onPaths.has(b))) - Number(Boolean(onPaths && onPaths.has(a))));
+    for (const [index, options] of order) {
       list.append(h("li", {}, h("button", { type: "button", "data-act": "claim", dataset: { route: this.board.routes[index].name },
-        onclick: () => openClaim(this, index) }, this.board.describe(index), " · ", cardsText(options[0].action.cards))));
+        onclick: () => openClaim(this, index) }, this.board.describe(index), " · ", cardsText(options[0].action.cards),
+      onPaths && onPaths.has(index) ? h("span", { class: "on-path-tag" }, t("paths.on_path")) : null)));
     }
     this.routeList.append(list);
+    this.routeList.open = open;
     // a seat always has the line (with its count), so that the panels below do not move up and down
     this.routeList.hidden = groups.size === 0 && this.seat === null;
   }
 
+  /** The final result, above the board at the board's width; scrolled into view when the game ends. */
   renderFinal() {
     const v = this.state.view;
     this.finalBox.hidden = !v.final;
     if (!v.final) return;
-    renderFinal(this.finalBox, v, this.mapData, this.board, { gameId: this.summary.id, onPath: (set) => { this.pathHighlight = set; this.renderBoard(); } });
+    renderFinal(this.finalBox, v, this.mapData, this.board, { gameId: this.summary.id, names: this.names(),
+      onPath: (set) => { this.pathHighlight = set; this.renderBoard(); } });
+    if (!this.finalShown) {
+      this.finalShown = true;
+      this.scrollToFinal = true; // after render() has put the page back where it was
+    }
   }
 
   renderHint() {
@@ -421,10 +550,23 @@ class GameView {
     // a reason the page can word names the move itself ("Take the face-up red: ..."): no need to say it twice
     this.hintBox.textContent = reason ? t("game.hint_reason", { reason })
       : t("game.hint_is", { action: text, reason: this.hint.reason || "" });
-    if (entry && entry.action.action === "claim_route") {
-      const r = this.board.byName.get(entry.action.route);
-      if (r) this.renderBoard(new Set([r.index]));
+  }
+
+  /** Draw the hint's move on the board and the panels: its route, city, face-up card or tickets, and the
+   * cities of the tickets its reason serves. */
+  markHint() {
+    const entry = this.hint && this.state ? this.state.legal.find((l) => l.id === this.hint.id) : null;
+    this.hintMarks = this.hint ? hintMarks(this, this.hint, entry) : null;
+    const marks = this.hintMarks;
+    for (const el of this.main.querySelectorAll(".hinted:not(g)")) el.classList.remove("hinted");
+    if (marks && marks.card) {
+      const slot = this.drawBox.querySelector(`button.slot[data-card="${CSS.escape(marks.card)}"]`);
+      if (slot) slot.classList.add("hinted");
     }
+    if (marks) for (const li of this.actionBox.querySelectorAll("li[data-ticket]")) li.classList.toggle("hinted", marks.tickets.has(li.dataset.ticket));
+    this.renderBoard();
+    if (marks) this.board.showCities([...marks.cities, ...marks.ticketCities,
+      ...[...marks.routes].flatMap((i) => [this.board.routes[i].a, this.board.routes[i].b])]);
   }
 
   // ---- board clicks ----

@@ -4,6 +4,7 @@ import { byCost, cardChip } from "./cards.js";
 import { h, clear } from "./dom.js";
 import { t, pairName } from "./i18n.js";
 import { cardsText } from "./words.js";
+import { showTicket, ticketPathFor } from "./ticket_map.js";
 
 /** The action panel: shown only on the seat's turn with tickets to choose, a tunnel to pay or only a pass left. */
 export function renderAction(gv) {
@@ -41,10 +42,21 @@ function renderTicketChoice(gv, box) {
     keepButton.onclick = entry ? () => gv.send(entry) : null;
   };
   offered.forEach((name, i) => {
-    const cb = h("input", { type: "checkbox", id: `offer-${i}`, checked: true, dataset: { ticket: name }, onchange: update });
+    const cb = h("input", { type: "checkbox", id: `offer-${i}`, checked: true, dataset: { ticket: name }, onchange: update,
+      onfocus: () => showTicket(gv, name, { reveal: true }), onblur: () => showTicket(gv, null) });
     boxes.push(cb);
     const pts = gv.points.get(name);
-    list.append(h("li", {}, h("label", { for: `offer-${i}` }, cb, " ", pairName(name), pts !== undefined ? h("span", { class: "points" }, t("tickets.points", { n: pts })) : null)));
+    // hovering, focusing or tapping an offered ticket shows its cities and cheapest open path on the board
+    const path = ticketPathFor(gv, name);
+    const pieces = (gv.mapData.rules || {}).piece_name || "trains";
+    const cost = path ? t("paths.offer_cost", { n: path.toBuild, pieces: t(`piece.${path.toBuild === 1 ? pieces.replace(/s$/, "") : pieces}`) })
+      : t("paths.blocked");
+    list.append(h("li", { dataset: { ticket: name }, onmouseenter: () => showTicket(gv, name), onmouseleave: () => showTicket(gv, null) },
+      h("label", { for: `offer-${i}` }, cb, " ", pairName(name), pts !== undefined ? h("span", { class: "points" }, t("tickets.points", { n: pts })) : null,
+        h("span", { class: "ticket-progress" }, cost)),
+      h("button", { type: "button", class: "icon show-ticket", "aria-label": t("paths.show", { ticket: pairName(name) }),
+        onclick: () => showTicket(gv, name, { pin: true, reveal: true }), onfocus: () => showTicket(gv, name, { reveal: true }),
+        onblur: () => showTicket(gv, null) }, "◎")));
   });
   box.append(list, keepButton);
   update();

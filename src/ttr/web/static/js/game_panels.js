@@ -5,8 +5,9 @@ import { playerStyle } from "./colors.js";
 import { h, clear } from "./dom.js";
 import { t, levelLabel, pairName } from "./i18n.js";
 import { ticketPath } from "./graph.js";
-import { logText } from "./words.js";
 import { openStation } from "./game_dialogs.js";
+import { isLevelName } from "./names.js";
+import { showTicket, ticketPathFor } from "./ticket_map.js";
 
 /** The players table: score, trains (taxis), stations, cards and tickets per seat, whose turn it is. */
 export function renderPlayers(gv) {
@@ -30,10 +31,14 @@ export function renderPlayers(gv) {
     marker.style.background = style.fill;
     marker.style.color = i === 3 ? "#111" : "#fff";
     body.append(h("tr", { class: isTurn ? "current" : "", dataset: { seat: i } },
-      h("th", { scope: "row" }, marker, " ", p.name,
+      h("th", { scope: "row" }, marker, " ", gv.names()[i],
         i === gv.seat ? h("span", { class: "tag" }, t("game.you")) : null,
-        seatInfo.type === "bot" ? h("span", { class: "tag" }, levelLabel(seatInfo.level)) : null,
-        seatInfo.type === "human" && !seatInfo.connected && i !== gv.seat ? h("span", { class: "tag off" }, t("game.away")) : null,
+        // the level's tag, unless the name already says it (a program's tag still gives its whole command)
+        seatInfo.type === "bot" && (!isLevelName(p.name, i, seatInfo.level) || seatInfo.level.startsWith("cmd:"))
+          ? h("span", { class: "tag" }, levelLabel(seatInfo.level)) : null,
+        seatInfo.type === "human" && !seatInfo.connected && i !== gv.seat
+          ? (gv.standIns.has(i) ? h("span", { class: "tag off stand-in" }, t("game.bot_plays_for", { name: gv.names()[i] }))
+            : h("span", { class: "tag off" }, t("game.away"))) : null,
         isTurn ? h("span", { class: "visually-hidden" }, t("game.their_turn")) : null),
       h("td", { class: "score" }, p.score), h("td", {}, p.trains), stationsOn ? h("td", {}, p.stations) : null,
       h("td", {}, handSize), h("td", {}, tickets)));
@@ -63,13 +68,18 @@ export function renderDraw(gv) {
   const stations = gv.stationsByCity();
   box.append(row, h("div", { class: "row" },
     h("button", { type: "button", id: "draw-deck", "data-act": "deck", disabled: !deck || gv.pending, onclick: () => deck && gv.send(deck) },
-      t("game.deck", { n: v.deck_size })),
+      ...label(t("game.deck", { n: v.deck_size }), t("game.deck_short", { n: v.deck_size }))),
     h("button", { type: "button", id: "draw-tickets", "data-act": "tickets", disabled: !tickets || gv.pending, onclick: () => tickets && gv.send(tickets) },
-      t("game.draw_tickets", { n: v.ticket_deck_size })),
+      ...label(t("game.draw_tickets", { n: v.ticket_deck_size }), t("game.draw_tickets_short", { n: v.ticket_deck_size }))),
     gv.mapData.rules && gv.mapData.rules.stations === 0 ? null
       : h("button", { type: "button", id: "build-station", "data-act": "station", disabled: !stations.size || gv.pending, onclick: () => openStation(gv, null) },
-        t("game.build_station"))),
+        ...label(t("game.build_station"), t("game.build_station_short")))),
     h("p", { class: "note" }, t("game.discard", { n: v.discard_size })));
+}
+
+/** A button's words: in full, and short for the phone's bar (CSS shows one; a screen reader reads the full). */
+function label(long, short) {
+  return [h("span", { class: "long" }, long), h("span", { class: "short", "aria-hidden": "true" }, short)];
 }
 
 /** The seat's cards (hidden for a spectator). */
@@ -99,37 +109,48 @@ export function renderTickets(gv) {
   const final = gv.state.view.final ? gv.state.view.final.players[gv.seat] : null;
   box.append(h("h2", {}, t("game.your_tickets")));
   const list = h("ul", { class: "tickets", id: "ticket-list" });
+  const pieces = (gv.mapData.rules || {}).piece_name || "trains";
   for (const name of tickets) {
     const path = ticketPath(name, routes);
     const done = final ? final.tickets_completed.includes(name) : path !== null;
     const failed = final !== null && !done;
     const pts = gv.points.get(name);
-    const show = () => {
-      gv.pathHighlight = new Set((path || []).map((r) => r.index));
-      gv.renderBoard();
-    };
-    const hide = () => {
-      gv.pathHighlight = null;
-      gv.renderBoard();
-    };
+    // how far it has come: the spaces of its cheapest open path already yours, of all on it
+    const open = done || final ? null : ticketPathFor(gv, name);
+    let progress = null;
+    if (!done && !final) {
+      progress = open
+        ? h("span", { class: "ticket-progress", dataset: { built: open.built, total: open.built + open.toBuild } },
+          h("span", { class: "progress", "aria-hidden": "true" }, meter(open.built / Math.max(1, open.built + open.toBuild))),
+          t("paths.progress", { built: open.built, total: open.built + open.toBuild, n: open.toBuild, pieces: t(`piece.${open.toBuild === 1 ? pieces.replace(/s$/, "") : pieces}`) }))
+        : h("span", { class: "ticket-progress blocked" }, t("paths.blocked"));
+    }
     list.append(h("li", { class: done ? "done" : failed ? "failed" : "open", tabindex: 0,
       dataset: { ticket: name, done: done ? "1" : "0" },
-      onmouseenter: show, onfocus: show, onmouseleave: hide, onblur: hide },
+      onmouseenter: () => showTicket(gv, name), onfocus: () => showTicket(gv, name, { reveal: true }),
+      onmouseleave: () => showTicket(gv, null), onblur: () => showTicket(gv, null),
+      onclick: () => showTicket(gv, name, { pin: true, reveal: true }) },
       h("span", { class: "mark", "aria-hidden": "true" }, done ? "✔" : failed ? "✘" : "○"), " ", pairName(name),
       pts !== undefined ? h("span", { class: "points" }, t("tickets.points", { n: pts })) : null, " ",
-      h("span", { class: "state" }, done ? t("tickets.done") : failed ? t("tickets.failed") : t("tickets.not_yet"))));
+      h("span", { class: "state" }, done ? t("tickets.done") : failed ? t("tickets.failed") : t("tickets.not_yet")),
+      progress ? " " : null, progress));
   }
   if (!tickets.length) list.append(h("li", {}, t("tickets.none")));
   box.append(list);
+}
+
+function meter(fraction) {
+  const bar = h("span");
+  bar.style.width = `${Math.round(100 * Math.min(1, Math.max(0, fraction)))}%`;
+  return bar;
 }
 
 /** The game log in words, scrolled to the latest entry. */
 export function renderLog(gv) {
   const box = clear(gv.logBox);
   box.append(h("h2", {}, t("game.log")));
-  const names = gv.names();
   const list = h("ol", { class: "log", id: "log-list" });
-  for (const entry of gv.state.view.log || []) list.append(h("li", {}, logText(entry, names)));
+  for (const line of gv.logWords()) list.append(h("li", {}, line));
   box.append(list);
   list.scrollTop = list.scrollHeight;
 }

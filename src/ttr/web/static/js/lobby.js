@@ -2,7 +2,9 @@
 import { api, ApiError, loadSeats, saveSeat, forgetSeat, inviteLink } from "./api.js";
 import { h, clear, announce } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
-import { levelLabel, seatLevelLabel, t, tOr, translateDom } from "./i18n.js";
+import { levelLabel, t, tOr, translateDom } from "./i18n.js";
+import { loadNameForms, seatName } from "./names.js";
+import { startTutorial } from "./coach.js";
 
 const SEED_MAX = 2n ** 63n - 1n; // the server takes seeds 0 to 2**63 - 1 (docs/web-protocol.md)
 
@@ -24,7 +26,7 @@ export async function showLobby(main) {
     view.relabel();
     return view;
   }
-  const bots = await api.bots().catch(() => []);
+  const [bots] = await Promise.all([api.bots().catch(() => []), loadNameForms()]);
   const levels = bots.length ? bots.map((b) => b.level) : ["easy", "medium", "hard", "expert"];
   const view = new Lobby(main, maps, levels);
   view.render();
@@ -83,6 +85,9 @@ class Lobby {
     form.append(
       h("h2", { "data-i18n": "lobby.create" }),
       h("label", { class: "field" }, h("span", { "data-i18n": "lobby.map" }), mapSelect),
+      h("p", { class: "row" },
+        h("a", { class: "button", id: "rules-link", href: `#/rules/${encodeURIComponent(this.mapName)}` }, t("rules.link")),
+        h("button", { type: "button", id: "learn", onclick: () => startTutorial() }, t("coach.start"))),
       h("p", { class: "note" }, t("lobby.seat_range", { min: info.players_min, max: info.players_max })),
     );
     const list = h("ol", { class: "seat-list" });
@@ -136,7 +141,7 @@ class Lobby {
   async create() {
     const seatsBody = this.seats.map((s, i) => s.type === "human"
       ? { type: "human", name: (s.name || "").trim() || (i === 0 ? t("lobby.you") : t("lobby.player", { n: i + 1 })) }
-      : { type: "bot", level: s.level, name: t("lobby.bot_name", { level: seatLevelLabel(s.level), n: i + 1 }) });
+      : { type: "bot", level: s.level }); // the server names it from its level; the page words it (names.js)
     const body = { map: this.mapName, seats: seatsBody,
       when_people_leave: document.getElementById("leave-wait").checked ? "wait" : "finish" };
     const seedText = document.getElementById("seed-input").value.trim();
@@ -199,7 +204,10 @@ class Lobby {
         h("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => announce(t("lobby.copied"))) }, t("lobby.copy")),
         h("a", { href: `#/play/${game.id}/${s.seat}/${encodeURIComponent(s.token)}`, class: "button" }, t("lobby.open_seat"))));
     }
-    section.append(list, h("button", { type: "button", onclick: () => { this.created = null; this.render(); } }, t("lobby.new_game")));
+    section.append(list,
+      h("p", {}, h("a", { class: "button primary", id: "pass-and-play", href: `#/table/${encodeURIComponent(game.id)}` }, t("table.play_here")),
+        " ", h("span", { class: "note" }, t("table.play_here_note"))),
+      h("button", { type: "button", onclick: () => { this.created = null; this.render(); } }, t("lobby.new_game")));
     return section;
   }
 
@@ -251,7 +259,7 @@ class Lobby {
     }
     const list = h("ul", { class: "game-list" });
     for (const g of games) {
-      const names = g.seats.map((s) => s.name).join(", ");
+      const names = g.seats.map((s) => seatName(s, s.name, s.seat)).join(", ");
       const status = t(`status.${g.status}`);
       list.append(h("li", { dataset: { game: g.id } },
         h("span", {}, `${t(`map.${g.map}`)} · ${names} · ${status}`),

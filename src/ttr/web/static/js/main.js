@@ -3,10 +3,13 @@ import { initialLang, setLang, currentLang, onLangChange } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showGame } from "./game.js";
 import { showReplay } from "./replay.js";
+import { showTable } from "./table.js";
+import { showRules } from "./rules.js";
 import { ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
 import { t } from "./i18n.js";
+import { applyPatterns } from "./patterns.js";
 
 let current = null; // the open view: {stop(), relabel()}
 
@@ -42,6 +45,12 @@ async function route() {
     if (parts[0] === "play" && parts.length >= 4) {
       page = "game";
       current = await showGame(main, { game: parts[1], seat: Number(parts[2]), token: parts[3] });
+    } else if (parts[0] === "rules" && parts[1]) {
+      current = await showRules(main, parts[1]);
+    } else if (parts[0] === "table" && parts[1]) {
+      page = "game";
+      current = await showTable(main, parts[1]);
+      if (!current) current = await showGame(main, { game: parts[1], seat: null, token: null }); // no seat here: watch
     } else if (parts[0] === "watch" && parts[1]) {
       page = "game";
       current = await showGame(main, { game: parts[1], seat: null, token: null });
@@ -56,6 +65,7 @@ async function route() {
 }
 
 async function boot() {
+  applyPatterns();
   const select = document.getElementById("lang-select");
   await setLang(initialLang());
   select.value = currentLang();

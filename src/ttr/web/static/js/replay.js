@@ -47,6 +47,7 @@ class ReplayView {
       h("div", { class: "game" }, h("div", { class: "board-col" }, this.boardBox), h("div", { class: "side-col" }, this.players, this.finalBox)),
       h("p", {}, h("a", { class: "button", href: api.recordUrl(summary.id), download: `ttr-${summary.id}.json` }, t("final.download"))));
     this.board = new Board(this.boardBox, bundle.svg, {});
+    this.board.startView(); // readable, on the board's middle
     translateDom(main);
     // the arrow keys step wherever the focus is (but in a field or a list, whose own keys they are)
     this.onKey = (ev) => {

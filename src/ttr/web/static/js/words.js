@@ -40,21 +40,24 @@ export function actionText(action) {
   }
 }
 
-/** A log entry (docs/records.md form with `player`) in words; `names` are the seats' names. */
-export function logText(entry, names) {
+/** A log entry (docs/records.md form with `player`) in words; `names` are the seats' names. `tunnel` (from
+ * `logLines`) says how a tunnel claim went on: "pending" (its extra cards are being decided: only tried),
+ * "settled" (paid or given up next: tried) or absent (claimed at once); `route` names a payment's tunnel. */
+export function logText(entry, names, { tunnel = null, route = null } = {}) {
   const p = names[entry.player] ?? String(entry.player + 1);
   switch (entry.action) {
     case "draw_card":
       if (entry.from === "deck") return entry.card ? t("log.draw_deck_own", { p, card: colorName(entry.card) }) : t("log.draw_deck", { p });
       return t("log.draw_face_up", { p, card: colorName(entry.card) });
     case "claim_route": {
-      const text = t("log.claim", { p, route: pairName(entry.route), cards: cardsText(entry.cards) });
+      const key = entry.tunnel_reveal && tunnel ? "log.tunnel_try" : "log.claim";
+      const text = t(key, { p, route: pairName(entry.route), cards: cardsText(entry.cards) });
       return entry.tunnel_reveal ? `${text} ${t("log.revealed", { cards: cardListText(entry.tunnel_reveal) || t("cards.none") })}` : text;
     }
     case "pay_tunnel":
-      return t("log.pay", { p, cards: cardsText(entry.cards) });
+      return route ? t("log.tunnel_paid", { p, route: pairName(route), cards: cardsText(entry.cards) }) : t("log.pay", { p, cards: cardsText(entry.cards) });
     case "abandon_tunnel":
-      return t("log.abandon", { p });
+      return route ? t("log.tunnel_gave_up", { p, route: pairName(route) }) : t("log.abandon", { p });
     case "build_station":
       return t("log.station", { p, city: city(entry.city), cards: cardsText(entry.cards) });
     case "draw_tickets":
@@ -68,6 +71,26 @@ export function logText(entry, names) {
     default:
       return `${p}: ${entry.action}`;
   }
+}
+
+/** The words of each entry of a log, each read with the entries around it: a tunnel whose extra cards are
+ * due is "tried" (then claimed by its payment, or given up), not "claimed" before it is. `pendingTunnel`: the
+ * last entry's tunnel still waits for its payment (the view's turn is `tunnel_payment`). */
+export function logLines(log, names, pendingTunnel = false) {
+  const entries = log || [];
+  return entries.map((entry, i) => {
+    if (entry.action === "claim_route" && entry.tunnel_reveal) {
+      const next = entries[i + 1];
+      const settled = next && next.player === entry.player && (next.action === "pay_tunnel" || next.action === "abandon_tunnel");
+      const pending = i === entries.length - 1 && pendingTunnel;
+      return logText(entry, names, { tunnel: settled ? "settled" : pending ? "pending" : null });
+    }
+    if (entry.action === "pay_tunnel" || entry.action === "abandon_tunnel") {
+      const prev = entries[i - 1];
+      return logText(entry, names, { route: prev && prev.action === "claim_route" ? prev.route : null });
+    }
+    return logText(entry, names);
+  });
 }
 
 /** A hint's reason in words: the server's `reason_i18n` ({key, route, tickets, ...}, docs/web-protocol.md)

@@ -1,0 +1,157 @@
+"""The board as players see it on a 1400x900 desktop and a 390x844 phone: text sizes at the default zoom
+(measured in the browser), the first view on the seat's tickets, drag to pan, pinch and the zoom buttons,
+the hand-and-draw bar that stays on a phone's screen, and no sideways scrolling of the page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import ARTIFACTS, Served
+from .driver import create_game, open_seat, wait_turn
+
+DESKTOP = {"width": 1400, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+# the smallest drawn city name and route letter: getBoundingClientRect's height for text drawn level (a route
+# within 5 degrees of level), its width for text drawn upright (within 5 degrees of vertical: the letter's
+# height is then across the screen); and the font sizes in screen pixels (font-size times the board's scale)
+SIZES = """() => {
+  const rotation = (el) => { const m = /rotate\\(([-\\d.]+)\\)/.exec(el.parentNode.getAttribute('transform') || '');
+    return m ? Math.abs(Number(m[1])) : 0; };
+  const drawn = (el) => { const r = el.getBoundingClientRect(); const a = rotation(el);
+    return a < 5 ? r.height : a > 85 ? r.width : null; };
+  const scale = (el) => { const m = el.getScreenCTM(); return Math.hypot(m.a, m.b); };
+  const font = (el) => Number(el.getAttribute('font-size')) * scale(el);
+  const cities = [...document.querySelectorAll('svg.board text.city-name')];
+  const letters = [...document.querySelectorAll('svg.board text.space-letter')];
+  const min = (xs) => Math.min(...xs.filter((x) => x !== null));
+  return {city: min(cities.map((e) => e.getBoundingClientRect().height)), cityFont: min(cities.map(font)),
+          letter: min(letters.map(drawn)), letterFont: min(letters.map(font)),
+          measured: letters.map(drawn).filter((x) => x !== null).length};
+}"""
+
+
+def open_game(browser: Any, server: Served, viewport: dict[str, int], map_name: str, seed: int = 3) -> tuple[Any, Any]:
+    phone = viewport["width"] < 500
+    context = browser.new_context(viewport=viewport, locale="en-US", has_touch=phone, is_mobile=phone)
+    page = context.new_page()
+    game_id, token = create_game(server.base, map_name, seed=seed)
+    open_seat(page, server.base, game_id, token)
+    wait_turn(page)
+    return context, page
+
+
+@pytest.mark.parametrize("map_name", ["europe", "new_york"])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_text_is_readable_at_the_default_zoom(browser: Any, server: Served, viewport: dict[str, int],
+                                              map_name: str) -> None:
+    context, page = open_game(browser, server, viewport, map_name)
+    try:
+        sizes = page.evaluate(SIZES)
+        assert sizes["measured"] >= 5, sizes  # letters level or upright (New York has few)
+        assert sizes["city"] >= 11 and sizes["cityFont"] >= 11, sizes
+        assert sizes["letter"] >= 8 and sizes["letterFont"] >= 8, sizes
+        # the page never scrolls sideways: the board scrolls inside its own frame
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        # the first view is on the seat's tickets (offered at setup): their cities are in the frame
+        inside = page.evaluate("""() => {
+            const frame = document.querySelector('.board-wrap').getBoundingClientRect();
+            const cities = [...document.querySelectorAll('#action-panel input[data-ticket]')]
+              .flatMap((cb) => { const t = cb.dataset.ticket; const i = t.indexOf('-');
+                                 return [t.slice(0, i), t.slice(i + 1)]; });
+            return cities.map((c) => {
+              const dot = document.querySelector(`svg.board g.city[data-city="${c}"] circle.city-dot`);
+              const r = dot.getBoundingClientRect();
+              const x = r.left + r.width / 2, y = r.top + r.height / 2;
+              return x >= frame.left && x <= frame.right && y >= frame.top && y <= frame.bottom; });
+        }""")
+        assert inside and sum(inside) >= len(inside) / 2, inside
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        name = "desktop" if viewport is DESKTOP else "phone"
+        page.screenshot(path=str(ARTIFACTS / f"board-{map_name}-{name}.png"))
+    finally:
+        context.close()
+
+
+def test_drag_pans_and_the_buttons_zoom(browser: Any, server: Served) -> None:
+    context, page = open_game(browser, server, DESKTOP, "europe")
+    try:
+        frame = page.locator(".board-wrap")
+        before = page.evaluate("""() => { const w = document.querySelector('.board-wrap');
+            w.scrollLeft = w.scrollWidth - w.clientWidth; w.scrollTop = w.scrollHeight - w.clientHeight;
+            return [w.scrollLeft, w.scrollTop]; }""")
+        assert before[0] > 120 and before[1] > 80, before  # the board is larger than its frame
+        box = frame.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + 60, y + 40, steps=5)
+        page.mouse.move(x + 120, y + 80, steps=5)
+        page.mouse.up()
+        after = page.evaluate("() => { const w = document.querySelector('.board-wrap');"
+                              " return [w.scrollLeft, w.scrollTop]; }")
+        assert before[0] - after[0] == pytest.approx(120, abs=2) and before[1] - after[1] == pytest.approx(80, abs=2)
+        assert not page.locator("#dialog").is_visible()  # a drag is no click
+        scale = float(page.locator("#board").get_attribute("data-scale"))
+        assert scale == pytest.approx(0.85)
+        page.click("#board .zoom-in")
+        assert float(page.locator("#board").get_attribute("data-scale")) == pytest.approx(scale * 1.25, abs=0.002)
+        for _ in range(4):
+            page.click("#board .zoom-out")
+        # zoomed out as far as it goes: the whole board in the frame
+        fits = page.evaluate("""() => { const w = document.querySelector('.board-wrap');
+            const r = w.querySelector('svg').getBoundingClientRect();
+            return [r.width <= w.clientWidth + 1, r.height <= w.clientHeight + 1]; }""")
+        assert fits == [True, True]
+    finally:
+        context.close()
+
+
+def test_pinch_zooms_on_a_phone(browser: Any, server: Served) -> None:
+    context, page = open_game(browser, server, PHONE, "europe")
+    try:
+        scale = float(page.locator("#board").get_attribute("data-scale"))
+        page.evaluate("document.querySelector('.board-wrap').scrollIntoView({block: 'start'})")
+        box = page.locator(".board-wrap").bounding_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 150)  # clear of the bar below
+        cdp = context.new_cdp_session(page)
+
+        def touch(kind: str, spread: float) -> None:
+            points = [{"x": cx - spread, "y": cy, "id": 1}, {"x": cx + spread, "y": cy, "id": 2}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [] if kind == "touchEnd" else points})
+
+        touch("touchStart", 40)
+        for spread in (50, 60, 70, 80):
+            touch("touchMove", spread)
+        touch("touchEnd", 80)
+        pinched = float(page.locator("#board").get_attribute("data-scale"))
+        assert pinched == pytest.approx(scale * 2, rel=0.05)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        context.close()
+
+
+def test_the_hand_and_the_draw_stay_on_a_phones_screen(browser: Any, server: Served) -> None:
+    context, page = open_game(browser, server, PHONE, "europe")
+    try:
+        page.locator("#keep-tickets").tap()
+        wait_turn(page, "0")
+        on_screen = """() => ['hand-cards', 'draw-deck', 'draw-tickets', 'build-station'].map((id) => {
+            const r = document.getElementById(id).getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth; })"""
+        assert page.evaluate(on_screen) == [True] * 4
+        bar = page.locator("#dock").bounding_box()
+        assert bar["height"] < PHONE["height"] * 0.25, bar  # a bar, not half the screen
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        assert page.evaluate(on_screen) == [True] * 4
+        # the end of the page (the log) is not hidden under the bar
+        log = page.locator("#log").bounding_box()
+        assert log["y"] + log["height"] <= bar["y"] + 1, (log, bar)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.screenshot(path=str(ARTIFACTS / "phone-bar.png"))
+        page.locator("#draw-deck").tap()  # it works from the bar
+        page.wait_for_function("document.querySelector('main').dataset.phase === 'second_card'")
+    finally:
+        context.close()
