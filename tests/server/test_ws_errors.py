@@ -72,7 +72,8 @@ def joined(ws: Any, token: str | None = None) -> dict[str, Any]:
 def test_the_codes_tested_here_are_the_protocols() -> None:
     assert set(ERROR_CODES) | {"internal"} == {
         "malformed", "too_large", "unknown_type", "join_first", "bad_token", "spectator", "not_your_turn",
-        "stale_version", "illegal", "game_over", "not_found", "internal"}
+        "stale_version", "illegal", "game_over", "not_found", "internal",
+        "not_your_seat", "not_logged_in"}  # joining by account: tests/server/test_accounts.py
 
 
 @pytest.mark.parametrize("raw", ["not json", "[1, 2]", '"join"', '{"type": 5}', '{"no": "type"}',

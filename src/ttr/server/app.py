@@ -30,6 +30,7 @@ from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
 from ttr.server.head import HeadAsGet
 from ttr.server.mapdata import board_svg, map_data, maps_list
+from ttr.server.online import install_online, online_seat
 from ttr.server.protocol import MAX_BODY, ProtocolError, parse_client_message
 from ttr.server.rooms import GameManager
 from ttr.server.store import FINISHED, GameStore, open_store
@@ -226,6 +227,8 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         manager.times.reset()
         return {"action_ms": manager.times.summary()}
 
+    online = install_online(app, manager)
+
     @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
     async def no_such_api(rest: str) -> JSONResponse:
         return _error(404, "not_found", f"no API path /api/{rest[:60]}")
@@ -238,6 +241,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         conn = Connection(websocket.send_text, lambda: websocket.close(code=1013, reason="too slow: reconnect"))
         writer = asyncio.create_task(conn.writer())
         try:
+            await online.ws_connected(conn, websocket)
             refusal: dict[str, str] | None = None
             try:
                 room = await manager.room(game_id)
@@ -274,7 +278,8 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
             data = parse_client_message(raw)
             kind = data["type"]
             if kind == "join":
-                await manager.join(conn, room, data["token"])
+                seat = None if data["seat"] is None else await online_seat(online, conn, room, data["seat"])
+                await manager.join(conn, room, data["token"], seat)
             elif not conn.joined:
                 raise ProtocolError("join_first", f"send 'join' before '{kind}'")
             elif kind == "action":

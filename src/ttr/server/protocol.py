@@ -15,7 +15,7 @@ MAX_BODY = 16 * 1024  # bytes, per REST request body
 # Every error code a client can be sent (docs/web-protocol.md).
 ERROR_CODES = (
     "malformed", "too_large", "unknown_type", "join_first", "bad_token", "spectator", "not_your_turn",
-    "stale_version", "illegal", "game_over", "not_found",
+    "stale_version", "illegal", "game_over", "not_found", "not_your_seat", "not_logged_in",
 )
 
 CLIENT_TYPES = ("join", "action", "hint", "ping")
@@ -77,7 +77,10 @@ def parse_client_message(raw: str | bytes | None) -> dict[str, Any]:
         token = data.get("token")
         if token is not None and not isinstance(token, str):
             raise ProtocolError("malformed", f"'token' must be a string, got {_kind(token)}")
-        return {"type": "join", "token": token or None}
+        seat = data.get("seat")  # a seat of the logged-in account (the socket's session cookie), without a token
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise ProtocolError("malformed", f"'seat' must be an integer, got {_kind(seat)}")
+        return {"type": "join", "token": token or None, "seat": seat}
     if kind == "action":
         return {"type": "action", "version": _int_field(data, "version"), "id": _int_field(data, "id")}
     return {"type": kind}

@@ -18,7 +18,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -70,6 +70,7 @@ class GameManager:
         self.stopping = False
         self.programs = ProgramSeats(config.program_time, config.program_idle)  # seats played by programs (`cmd:` bots)
         self._endings: set[asyncio.Task[None]] = set()  # programs being sent the end of their game
+        self.finish_hooks: list[Callable[[Room], Awaitable[None]]] = []  # run (as tasks) when a game finishes
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store call: inline for a local store, else in a worker thread."""
@@ -259,7 +260,8 @@ class GameManager:
         if not isinstance(delay, int | float) or isinstance(delay, bool) or not 0 <= delay <= 10:
             raise bad("'bot_delay' must be a number of seconds from 0 to 10")
         info = GameInfo(id=secrets.token_hex(6), map=map_name, seed=seed, seats=seats, when_people_leave=when,
-                        bot_delay=float(delay), created=time.time())
+                        bot_delay=float(delay), created=time.time(),
+                        extra={"seed_given": True} if body.get("seed") is not None else {})
         return info, tokens
 
     async def summary(self, game_id: str) -> dict[str, Any] | None:
@@ -282,9 +284,9 @@ class GameManager:
 
     # ------------------------------------------------------------------ connections
 
-    async def join(self, conn: Connection, room: Room, token: str | None) -> None:
-        """Attach `conn` to its seat (by token) or as a spectator, and send it the snapshot."""
-        seat: int | None = None
+    async def join(self, conn: Connection, room: Room, token: str | None, seat: int | None = None) -> None:
+        """Attach `conn` to its seat (by token, or `seat` when the caller has checked it is the connection's
+        account's) or as a spectator, and send it the snapshot."""
         if token is not None:
             digest = hash_token(token)
             for i, s in enumerate(room.info.seats):
@@ -390,6 +392,8 @@ class GameManager:
             if game.is_over:
                 self._trim()
                 self._end_programs(room)
+                for hook in self.finish_hooks:
+                    self._run_hook(hook(room))
         self._schedule(room)
 
     def _end_programs(self, room: Room) -> None:
@@ -397,6 +401,17 @@ class GameManager:
         ending = asyncio.get_running_loop().create_task(self.programs.end(room.info.id, room.game))
         self._endings.add(ending)
         ending.add_done_callback(self._endings.discard)
+
+    def _run_hook(self, work: Awaitable[None]) -> None:
+        async def run() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("a finish hook failed")
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._endings.add(task)
+        task.add_done_callback(self._endings.discard)
 
     def _broadcast(self, room: Room) -> None:
         for c in room.conns:

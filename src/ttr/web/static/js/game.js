@@ -12,13 +12,15 @@ import { renderFinal, expressPaths } from "./final.js";
 import { renderDraw, renderHand, renderLog, renderPlayers, renderTickets } from "./game_panels.js";
 import { renderAction } from "./game_actions.js";
 import { confirmMove, openClaim, openStation } from "./game_dialogs.js";
+import { claimSeat } from "./account.js";
 
 const CONFIRM_KEY = "ttr.confirm";
 
-export async function showGame(main, { game, seat, token }) {
+export async function showGame(main, { game, seat, token, byAccount = false }) {
   const summary = await api.game(game);
   const bundle = await mapBundle(summary.map);
   const view = new GameView(main, summary, bundle, seat, token);
+  view.byAccount = byAccount; // join the logged-in account's seat (no token in this browser)
   view.connect();
   return view;
 }
@@ -106,7 +108,8 @@ class GameView {
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.retry = 0;
-      ws.send(JSON.stringify(this.token ? { type: "join", token: this.token } : { type: "join" }));
+      ws.send(JSON.stringify(this.token ? { type: "join", token: this.token }
+        : this.byAccount ? { type: "join", seat: this.seat } : { type: "join" }));
     });
     ws.addEventListener("message", (ev) => this.onMessage(ev.data));
     ws.addEventListener("close", () => {
@@ -143,6 +146,7 @@ class GameView {
         this.seat = msg.seat;
         saveSeat({ game: this.summary.id, seat: msg.seat, token: this.token,
           name: (msg.seats[msg.seat] || {}).name || "", map: this.summary.map });
+        claimSeat(this.summary.id, msg.seat, this.token); // a logged-in player's seats follow them
       }
       this.pending = false;
       this.hint = null;
@@ -161,7 +165,7 @@ class GameView {
       this.renderHint();
     } else if (msg.type === "error") {
       this.pending = false;
-      if (msg.code === "not_found" || msg.code === "bad_token") this.stopped = true; // no use reconnecting
+      if (["not_found", "bad_token", "not_your_seat", "not_logged_in"].includes(msg.code)) this.stopped = true; // no use reconnecting
       const text = t(`error.${msg.code}`) === `error.${msg.code}` ? msg.message : t(`error.${msg.code}`);
       if (this.stopped && !this.state) {
         this.showRefused(text, msg.code === "bad_token");

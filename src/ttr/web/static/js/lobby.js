@@ -3,6 +3,7 @@ import { api, ApiError, loadSeats, saveSeat, forgetSeat, inviteLink } from "./ap
 import { h, clear, announce } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
 import { levelLabel, seatLevelLabel, t, tOr, translateDom } from "./i18n.js";
+import { accountGamesPanel } from "./account.js";
 
 const SEED_MAX = 2n ** 63n - 1n; // the server takes seeds 0 to 2**63 - 1 (docs/web-protocol.md)
 
@@ -61,6 +62,7 @@ class Lobby {
     this.main.append(
       h("h1", { "data-i18n": "lobby.title" }),
       this.created ? this.renderCreated() : this.renderForm(),
+      accountGamesPanel(),
       this.renderYourGames(),
       h("section", { class: "panel", "aria-labelledby": "recent-h" },
         h("h2", { id: "recent-h", "data-i18n": "lobby.recent" }),

@@ -7,6 +7,8 @@ import { ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
 import { t } from "./i18n.js";
+import { onlineRoute } from "./online_routes.js";
+import { initAccount } from "./account.js";
 
 let current = null; // the open view: {stop(), relabel()}
 
@@ -38,8 +40,12 @@ async function route() {
   const main = clear(document.getElementById("main"));
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   let page = "lobby";
+  const online = onlineRoute(parts);
   try {
-    if (parts[0] === "play" && parts.length >= 4) {
+    if (online) {
+      page = online.page;
+      current = await online.open(main);
+    } else if (parts[0] === "play" && parts.length >= 4) {
       page = "game";
       current = await showGame(main, { game: parts[1], seat: Number(parts[2]), token: parts[3] });
     } else if (parts[0] === "watch" && parts[1]) {
@@ -59,6 +65,8 @@ async function boot() {
   const select = document.getElementById("lang-select");
   await setLang(initialLang());
   select.value = currentLang();
+  const accountLabel = await initAccount();
+  onLangChange(accountLabel);
   select.addEventListener("change", () => setLang(select.value, true));
   onLangChange(() => {
     select.value = currentLang();
