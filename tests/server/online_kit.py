@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from ttr.server.online import Online, OnlineSettings
 
@@ -73,3 +77,36 @@ def error_of(r: Any, status: int, code: str) -> str:
     message: str = body["error"]["message"]
     assert message
     return message
+
+
+def play_out(live: Live, game_id: str, tokens: list[str], seed: int = 0) -> dict[str, Any]:
+    """Play a game to its end over its people's sockets (each seat its own; random legal moves, seeded), its
+    bots moving on the server; the last update."""
+    rng = random.Random(seed)
+    with contextlib.ExitStack() as stack:
+        socks = [stack.enter_context(connect(live.server.ws_url(game_id))) for _ in tokens]
+        states: list[dict[str, Any]] = []
+        for ws, token in zip(socks, tokens, strict=True):
+            ws.send(json.dumps({"type": "join", "token": token}))
+            states.append(_recv_until(ws, lambda m: m["type"] == "snapshot"))
+        for _ in range(5000):
+            if states[0]["status"] == "finished":
+                return states[0]
+            movers = [i for i, s in enumerate(states) if s["legal"]]
+            version = states[0]["version"]
+            if movers:
+                choice = rng.choice(states[movers[0]]["legal"])
+                socks[movers[0]].send(json.dumps({"type": "action", "version": version, "id": choice["id"]}))
+            # else a bot is to move: wait for its update
+            for i, ws in enumerate(socks):
+                states[i] = _recv_until(ws, lambda m, v=version: m["type"] == "update" and m["version"] > v)
+        raise AssertionError("the game did not end")
+
+
+def _recv_until(ws: Any, want: Any) -> dict[str, Any]:
+    while True:
+        msg: dict[str, Any] = json.loads(ws.recv(timeout=30))
+        if msg["type"] == "error":
+            raise AssertionError(msg)
+        if want(msg):
+            return msg

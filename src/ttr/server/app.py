@@ -25,6 +25,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from ttr.engine import Game
 from ttr.maps import BUILTIN_MAPS
 from ttr.records import write_record
+from ttr.server import chat
 from ttr.server.bot_pool import BotPool
 from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
@@ -280,6 +281,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
             if kind == "join":
                 seat = None if data["seat"] is None else await online_seat(online, conn, room, data["seat"])
                 await manager.join(conn, room, data["token"], seat)
+                await chat.after_join(online, conn)
             elif not conn.joined:
                 raise ProtocolError("join_first", f"send 'join' before '{kind}'")
             elif kind == "action":
@@ -287,6 +289,8 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
                 manager.times.add((time.perf_counter() - received) * 1000)
             elif kind == "hint":
                 conn.push(await manager.hint(conn))
+            elif kind == "chat":
+                await chat.say(online, conn, data)
             else:
                 conn.push({"type": "pong"})
         except ProtocolError as exc:

@@ -173,11 +173,15 @@ def client_address(request: Request) -> str:
 def install_online(app: FastAPI, manager: GameManager, settings: OnlineSettings | None = None) -> Online:
     """Open the online store beside the game store, add the online routers to `app` and hook the game
     manager (results and ratings of finished games); `app.state.online` is the result."""
-    from ttr.server import accounts
+    from ttr.server import accounts, chat, profiles, ratings
 
     online = Online(manager, OnlineStore.beside(manager.store), settings)
     app.state.online = online
     app.include_router(accounts.router(online))
+    app.include_router(ratings.router(online))
+    app.include_router(profiles.router(online))
+    app.include_router(chat.router(online))
+    manager.finish_hooks.append(lambda room: ratings.game_finished(online, room))
     return online
 
 

@@ -16,9 +16,10 @@ MAX_BODY = 16 * 1024  # bytes, per REST request body
 ERROR_CODES = (
     "malformed", "too_large", "unknown_type", "join_first", "bad_token", "spectator", "not_your_turn",
     "stale_version", "illegal", "game_over", "not_found", "not_your_seat", "not_logged_in",
+    "not_seated", "chat_empty", "chat_too_long", "rate_limited",
 )
 
-CLIENT_TYPES = ("join", "action", "hint", "ping")
+CLIENT_TYPES = ("join", "action", "hint", "ping", "chat")
 
 
 class ProtocolError(Exception):
@@ -83,4 +84,6 @@ def parse_client_message(raw: str | bytes | None) -> dict[str, Any]:
         return {"type": "join", "token": token or None, "seat": seat}
     if kind == "action":
         return {"type": "action", "version": _int_field(data, "version"), "id": _int_field(data, "id")}
+    if kind == "chat":  # checked further by ttr.server.chat
+        return {"type": "chat", "text": data.get("text"), "phrase": data.get("phrase"), "channel": data.get("channel")}
     return {"type": kind}

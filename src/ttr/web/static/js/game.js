@@ -13,8 +13,10 @@ import { renderDraw, renderHand, renderLog, renderPlayers, renderTickets } from 
 import { renderAction } from "./game_actions.js";
 import { confirmMove, openClaim, openStation } from "./game_dialogs.js";
 import { claimSeat } from "./account.js";
+import { ChatPanel } from "./chat.js";
 
 const CONFIRM_KEY = "ttr.confirm";
+const CHAT_ERRORS = ["chat_empty", "chat_too_long", "not_seated", "rate_limited", "not_logged_in"]; // shown by the chat
 
 export async function showGame(main, { game, seat, token, byAccount = false }) {
   const summary = await api.game(game);
@@ -87,10 +89,11 @@ class GameView {
         onclick: skipTo(actionsTarget) }),
       this.seat !== null ? h("a", { class: "skip-link", id: "skip-tickets", href: "#tickets",
         "data-i18n": "nav.skip_tickets", onclick: skipTo(() => this.ticketsBox) }) : null));
+    this.chat = new ChatPanel((m) => { if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(m)); }, this.seat, null);
     this.main.append(h("div", { class: "game" },
       h("div", { class: "board-col" }, this.turnBox, this.finalRoundBox, this.lastBox, this.errorBox, this.actionBox, this.boardBox, this.routeList),
       h("div", { class: "side-col" }, tools, this.hintBox, this.finalBox, this.playersBox, this.drawBox,
-        this.handBox, this.ticketsBox, this.logBox)));
+        this.handBox, this.ticketsBox, this.chat.box, this.logBox)));
     this.board = new Board(this.boardBox, svgText, {
       onRoute: (index) => this.onRoute(index),
       onCity: (name) => this.onCity(name),
@@ -137,6 +140,11 @@ class GameView {
     } catch {
       return;
     }
+    if (this.chat.onMessage(msg)) return; // chat and chat_history: chat.js
+    if (msg.type === "error" && this.state && CHAT_ERRORS.includes(msg.code)) {
+      this.chat.showError(msg.code, msg.message);
+      return;
+    }
     if (msg.type === "snapshot" || msg.type === "update") {
       const first = !this.state;
       this.state = { version: msg.version, view: msg.view, legal: msg.legal || [], seats: msg.seats || [], status: msg.status,
@@ -148,6 +156,7 @@ class GameView {
           name: (msg.seats[msg.seat] || {}).name || "", map: this.summary.map });
         claimSeat(this.summary.id, msg.seat, this.token); // a logged-in player's seats follow them
       }
+      if (msg.type === "snapshot") this.chat.setSeat(msg.seat, msg.seat === null ? null : (msg.seats[msg.seat] || {}).name);
       this.pending = false;
       this.hint = null;
       this.errorBox.textContent = "";
@@ -213,6 +222,7 @@ class GameView {
 
   relabel() {
     translateDom(this.main);
+    this.chat.relabel();
     this.board.relabel();
     if (this.state) this.render();
     if (this.dialog.open && this.reopen) this.reopen(); // an open dialog is worded again, in the new language

@@ -8,6 +8,7 @@ import { clear, h } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
 import { t } from "./i18n.js";
 import { onlineRoute } from "./online_routes.js";
+import "./profile.js"; // adds the profile and leaderboard routes
 import { initAccount } from "./account.js";
 
 let current = null; // the open view: {stop(), relabel()}
