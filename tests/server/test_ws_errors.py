@@ -73,7 +73,8 @@ def test_the_codes_tested_here_are_the_protocols() -> None:
     assert set(ERROR_CODES) | {"internal"} == {
         "malformed", "too_large", "unknown_type", "join_first", "bad_token", "spectator", "not_your_turn",
         "stale_version", "illegal", "game_over", "not_found", "internal",
-        "not_your_seat", "not_logged_in"}  # joining by account: tests/server/test_accounts.py
+        "not_your_seat", "not_logged_in",  # joining by account: tests/server/test_accounts.py
+        "not_seated", "chat_empty", "chat_too_long", "rate_limited"}  # chat: tests/server/test_chat.py
 
 
 @pytest.mark.parametrize("raw", ["not json", "[1, 2]", '"join"', '{"type": 5}', '{"no": "type"}',

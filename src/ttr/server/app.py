@@ -281,7 +281,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
             if kind == "join":
                 seat = None if data["seat"] is None else await online_seat(online, conn, room, data["seat"])
                 await manager.join(conn, room, data["token"], seat)
-                await chat.after_join(online, conn)
+                await online.joined(conn)
             elif not conn.joined:
                 raise ProtocolError("join_first", f"send 'join' before '{kind}'")
             elif kind == "action":

@@ -43,11 +43,16 @@ def clean_text(raw: Any) -> str:
 
 
 def message_json(stored: dict[str, Any]) -> dict[str, Any]:
-    """A stored message as sent: a quick phrase (kept as `\\x00phrase:KEY`) as `phrase`, else `text`."""
+    """A stored message as sent: a quick phrase (kept as `\\x00phrase:KEY`) as `phrase`, a clock's timeout as
+    `event` ({kind: "timeout" or "autoplay", seat, bot}), else `text`."""
     out = dict(stored)
     text = str(out.pop("text"))
     if text.startswith("\x00phrase:"):
         out["phrase"] = text.split(":", 1)[1]
+    elif text.startswith("\x00timeout:"):  # the server's line: a seat's clock ran out (ttr.server.clocks)
+        seat, bot = text.split(":", 1)[1].split(":", 1)
+        out["event"] = {"kind": "autoplay" if bot == "autoplay" else "timeout", "seat": int(seat),
+                        "bot": None if bot == "autoplay" else bot}
     else:
         out["text"] = text
     return out

@@ -17,7 +17,7 @@ import json
 import logging
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -31,6 +31,7 @@ from ttr.server.online_store import OnlineStore, Session
 from ttr.server.protocol import MAX_BODY
 
 if TYPE_CHECKING:
+    from ttr.server.clocks import Clocks
     from ttr.server.connection import Connection
     from ttr.server.rooms import GameManager
 
@@ -72,6 +73,13 @@ class Online:
         self.limiter = MovingWindowRateLimiter(storage_from_string(self.settings.rate_storage))
         self._ws_sessions: weakref.WeakKeyDictionary[Connection, Session] = weakref.WeakKeyDictionary()
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.clocks: Clocks | None = None  # set by install_online
+        self.join_hooks: list[Callable[[Connection], Awaitable[None]]] = []  # after a socket joined a game
+
+    async def joined(self, conn: Connection) -> None:
+        """A socket joined its game: the chat it may read, the clock."""
+        for hook in self.join_hooks:
+            await hook(conn)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run an online-store call where the game store's calls run (inline for SQLite and memory)."""
@@ -173,7 +181,7 @@ def client_address(request: Request) -> str:
 def install_online(app: FastAPI, manager: GameManager, settings: OnlineSettings | None = None) -> Online:
     """Open the online store beside the game store, add the online routers to `app` and hook the game
     manager (results and ratings of finished games); `app.state.online` is the result."""
-    from ttr.server import accounts, chat, profiles, ratings
+    from ttr.server import accounts, chat, clocks, profiles, ratings
 
     online = Online(manager, OnlineStore.beside(manager.store), settings)
     app.state.online = online
@@ -182,6 +190,17 @@ def install_online(app: FastAPI, manager: GameManager, settings: OnlineSettings 
     app.include_router(profiles.router(online))
     app.include_router(chat.router(online))
     manager.finish_hooks.append(lambda room: ratings.game_finished(online, room))
+    timing = clocks.Clocks(online)
+    online.clocks = timing
+    manager.bot_hooks.append(timing.bot_level)
+    manager.action_hooks.append(timing.after_action)
+
+    async def chat_and_clock(conn: Connection) -> None:
+        await chat.after_join(online, conn)
+        if conn.room is not None:
+            timing.joined(conn.room, conn)
+
+    online.join_hooks.append(chat_and_clock)
     return online
 
 

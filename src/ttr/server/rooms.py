@@ -26,6 +26,7 @@ from ttr.bots import BOTS
 from ttr.engine import Game
 from ttr.maps import BUILTIN_MAPS, load_map
 from ttr.server.bot_pool import BotPool
+from ttr.server.clocks import parse_clock
 from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
 from ttr.server.programs import PREFIX, ProgramSeats, program_label
@@ -39,7 +40,7 @@ log = logging.getLogger("ttr.server")
 T = TypeVar("T")
 
 MAX_NAME = 40
-CREATE_FIELDS = ("map", "seats", "when_people_leave", "seed", "bot_delay")  # what a create-game body may hold
+CREATE_FIELDS = ("map", "seats", "when_people_leave", "seed", "bot_delay", "clock")  # what a create-game body may hold
 SEAT_FIELDS = ("type", "name", "level")  # ... and each of its seats
 
 
@@ -71,6 +72,8 @@ class GameManager:
         self.programs = ProgramSeats(config.program_time, config.program_idle)  # seats played by programs (`cmd:` bots)
         self._endings: set[asyncio.Task[None]] = set()  # programs being sent the end of their game
         self.finish_hooks: list[Callable[[Room], Awaitable[None]]] = []  # run (as tasks) when a game finishes
+        self.action_hooks: list[Callable[[Room, int], None]] = []  # run after each applied action (room, seat)
+        self.bot_hooks: list[Callable[[Room], str | None]] = []  # a bot level for the seat to move (clocks), or None
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store call: inline for a local store, else in a worker thread."""
@@ -262,6 +265,9 @@ class GameManager:
         info = GameInfo(id=secrets.token_hex(6), map=map_name, seed=seed, seats=seats, when_people_leave=when,
                         bot_delay=float(delay), created=time.time(),
                         extra={"seed_given": True} if body.get("seed") is not None else {})
+        clock = parse_clock(body.get("clock"))  # ttr.server.clocks
+        if clock is not None:
+            info.extra["clock"] = clock
         return info, tokens
 
     async def summary(self, game_id: str) -> dict[str, Any] | None:
@@ -389,6 +395,8 @@ class GameManager:
                 room.info.status, room.info.winners = "finished", winners
                 room.last_used = time.monotonic()
             self._broadcast(room)
+            for action_hook in self.action_hooks:
+                action_hook(room, seat)
             if game.is_over:
                 self._trim()
                 self._end_programs(room)
@@ -458,6 +466,10 @@ class GameManager:
                 for c in room.conns:  # the whole state again, now with `bots_stopped`: the pages say so
                     c.push(room.message("snapshot", c.seat))
             return None
+        for hook in self.bot_hooks:
+            level = hook(room)
+            if level is not None:
+                return level
         seat = room.info.seats[game.current]
         if seat.type == "bot":
             if seat.level is not None and seat.level.startswith(PREFIX) and seat.level not in self.config.programs:
@@ -469,6 +481,10 @@ class GameManager:
                 and time.time() - left_at >= self.config.leave_grace - 1e-3):
             return self.config.standin_level  # a person who left: the others need not wait for them
         return None
+
+    def schedule(self, room: Room) -> None:
+        """Start the game's bot task if a bot is to move (after a hook's answer changed)."""
+        self._schedule(room)
 
     def _schedule(self, room: Room) -> None:
         if room.bot_task is not None and not room.bot_task.done():
