@@ -2,7 +2,7 @@
 // channel; every message is shown as text (textContent, never markup); quick phrases in the reader's
 // language; a player can mute another (kept in this browser). Also the chat of a replay, up to its step.
 import { h, clear } from "./dom.js";
-import { t } from "./i18n.js";
+import { levelLabel, t } from "./i18n.js";
 
 export const PHRASES = ["good_game", "your_turn", "thanks", "hello", "good_luck"];
 const MUTED_KEY = "ttr.muted";
@@ -31,6 +31,12 @@ function messageItem(m, onMute) {
   const li = h("li", { class: `chat-msg chat-${m.channel}`, dataset: { n: String(m.n), seat: m.seat === null ? "" : String(m.seat) } });
   const who = h("b", { class: "chat-name" });
   who.textContent = m.channel === "spectators" ? t("chat.spectator_name", { name: m.name }) : m.name;
+  if (m.event) { // the server's line: a clock ran out
+    li.classList.add("chat-event");
+    li.textContent = m.event.kind === "autoplay" ? t("clock.event_autoplay", { name: m.name })
+      : t("clock.event_timeout", { name: m.name, bot: levelLabel(m.event.bot) });
+    return li;
+  }
   const body = h("span", { class: "chat-text" });
   body.textContent = chatText(m);
   li.append(who, ": ", body);
@@ -103,7 +109,7 @@ export class ChatPanel {
       setMuted(set);
       this.renderList();
     };
-    const shown = this.messages.filter((m) => !hide.has(m.name));
+    const shown = this.messages.filter((m) => m.event || !hide.has(m.name));
     clear(this.list).append(...shown.slice(-100).map((m) => messageItem(m, m.name !== this.myName ? mute : null)));
     const hidden = this.messages.length - shown.length;
     if (hide.size) {

@@ -14,6 +14,8 @@ import { renderAction } from "./game_actions.js";
 import { confirmMove, openClaim, openStation } from "./game_dialogs.js";
 import { claimSeat } from "./account.js";
 import { ChatPanel } from "./chat.js";
+import { ClockBar } from "./clock_ui.js";
+import { notifyButton, resetTurnAlert, turnAlert } from "./turn_alert.js";
 
 const CONFIRM_KEY = "ttr.confirm";
 const CHAT_ERRORS = ["chat_empty", "chat_too_long", "not_seated", "rate_limited", "not_logged_in"]; // shown by the chat
@@ -89,9 +91,12 @@ class GameView {
         onclick: skipTo(actionsTarget) }),
       this.seat !== null ? h("a", { class: "skip-link", id: "skip-tickets", href: "#tickets",
         "data-i18n": "nav.skip_tickets", onclick: skipTo(() => this.ticketsBox) }) : null));
+    this.clockBar = new ClockBar(() => this.names(), () => this.seat);
+    resetTurnAlert();
+    tools.append(notifyButton() || "");
     this.chat = new ChatPanel((m) => { if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(m)); }, this.seat, null);
     this.main.append(h("div", { class: "game" },
-      h("div", { class: "board-col" }, this.turnBox, this.finalRoundBox, this.lastBox, this.errorBox, this.actionBox, this.boardBox, this.routeList),
+      h("div", { class: "board-col" }, this.turnBox, this.clockBar.box, this.finalRoundBox, this.lastBox, this.errorBox, this.actionBox, this.boardBox, this.routeList),
       h("div", { class: "side-col" }, tools, this.hintBox, this.finalBox, this.playersBox, this.drawBox,
         this.handBox, this.ticketsBox, this.chat.box, this.logBox)));
     this.board = new Board(this.boardBox, svgText, {
@@ -128,6 +133,7 @@ class GameView {
 
   stop() {
     this.stopped = true;
+    this.clockBar.stop();
     clearInterval(this.pinger);
     if (this.ws) this.ws.close();
     this.main.classList.remove("game-main");
@@ -141,6 +147,7 @@ class GameView {
       return;
     }
     if (this.chat.onMessage(msg)) return; // chat and chat_history: chat.js
+    if (this.clockBar.onMessage(msg)) return; // the clock: clock_ui.js
     if (msg.type === "error" && this.state && CHAT_ERRORS.includes(msg.code)) {
       this.chat.showError(msg.code, msg.message);
       return;
@@ -161,6 +168,7 @@ class GameView {
       this.hint = null;
       this.errorBox.textContent = "";
       this.render();
+      turnAlert(this.myTurn(), this.turnText());
       if (msg.last) announce(logText({ ...msg.last.action, player: msg.last.seat }, this.names()));
       else if (first) announce(this.turnText());
     } else if (msg.type === "seats") {

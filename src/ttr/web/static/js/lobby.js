@@ -4,6 +4,7 @@ import { h, clear, announce } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
 import { levelLabel, seatLevelLabel, t, tOr, translateDom } from "./i18n.js";
 import { accountGamesPanel } from "./account.js";
+import { clockFields, clockValue, newClockState } from "./clock_ui.js";
 
 const SEED_MAX = 2n ** 63n - 1n; // the server takes seeds 0 to 2**63 - 1 (docs/web-protocol.md)
 
@@ -45,6 +46,7 @@ class Lobby {
     this.created = null;
     this.seed = "";
     this.wait = false;
+    this.clock = newClockState();
     this.error = null; // the last failure to create a game: {key, params, detail?}, worded again on a language change
   }
 
@@ -106,6 +108,7 @@ class Lobby {
       h("label", { class: "field inline" },
         h("input", { id: "leave-wait", type: "checkbox", checked: this.wait, onchange: (ev) => { this.wait = ev.target.checked; } }),
         h("span", { "data-i18n": "lobby.wait" })),
+      clockFields(this.clock),
       this.renderError(),
       h("button", { type: "submit", class: "primary", id: "create-game", disabled: this.seats.length < info.players_min,
         "data-i18n": "lobby.start" }),
@@ -141,6 +144,8 @@ class Lobby {
       : { type: "bot", level: s.level, name: t("lobby.bot_name", { level: seatLevelLabel(s.level), n: i + 1 }) });
     const body = { map: this.mapName, seats: seatsBody,
       when_people_leave: document.getElementById("leave-wait").checked ? "wait" : "finish" };
+    const clock = clockValue(this.clock);
+    if (clock) body.clock = clock;
     const seedText = document.getElementById("seed-input").value.trim();
     let seed = null;
     if (seedText !== "") {
