@@ -33,6 +33,7 @@ from ttr.server.protocol import MAX_BODY
 if TYPE_CHECKING:
     from ttr.server.clocks import Clocks
     from ttr.server.connection import Connection
+    from ttr.server.matchmaking import Matchmaker
     from ttr.server.rooms import GameManager
 
 log = logging.getLogger("ttr.server")
@@ -74,6 +75,7 @@ class Online:
         self._ws_sessions: weakref.WeakKeyDictionary[Connection, Session] = weakref.WeakKeyDictionary()
         self.tasks: set[asyncio.Task[Any]] = set()
         self.clocks: Clocks | None = None  # set by install_online
+        self.matchmaker: Matchmaker | None = None  # set by install_online
         self.join_hooks: list[Callable[[Connection], Awaitable[None]]] = []  # after a socket joined a game
 
     async def joined(self, conn: Connection) -> None:
@@ -181,7 +183,7 @@ def client_address(request: Request) -> str:
 def install_online(app: FastAPI, manager: GameManager, settings: OnlineSettings | None = None) -> Online:
     """Open the online store beside the game store, add the online routers to `app` and hook the game
     manager (results and ratings of finished games); `app.state.online` is the result."""
-    from ttr.server import accounts, chat, clocks, profiles, ratings
+    from ttr.server import accounts, chat, clocks, matchmaking, profiles, ratings
 
     online = Online(manager, OnlineStore.beside(manager.store), settings)
     app.state.online = online
@@ -189,6 +191,7 @@ def install_online(app: FastAPI, manager: GameManager, settings: OnlineSettings 
     app.include_router(ratings.router(online))
     app.include_router(profiles.router(online))
     app.include_router(chat.router(online))
+    app.include_router(matchmaking.router(online))
     manager.finish_hooks.append(lambda room: ratings.game_finished(online, room))
     timing = clocks.Clocks(online)
     online.clocks = timing
