@@ -4,6 +4,7 @@ import { h, clear, announce } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
 import { levelLabel, seatLevelLabel, t, tOr, translateDom } from "./i18n.js";
 import { accountGamesPanel } from "./account.js";
+import { quickPlayPanel } from "./quickplay.js";
 import { clockFields, clockValue, newClockState } from "./clock_ui.js";
 
 const SEED_MAX = 2n ** 63n - 1n; // the server takes seeds 0 to 2**63 - 1 (docs/web-protocol.md)
@@ -64,6 +65,7 @@ class Lobby {
     this.main.append(
       h("h1", { "data-i18n": "lobby.title" }),
       this.created ? this.renderCreated() : this.renderForm(),
+      quickPlayPanel(),
       accountGamesPanel(),
       this.renderYourGames(),
       h("section", { class: "panel", "aria-labelledby": "recent-h" },
