@@ -183,7 +183,7 @@ def client_address(request: Request) -> str:
 def install_online(app: FastAPI, manager: GameManager, settings: OnlineSettings | None = None) -> Online:
     """Open the online store beside the game store, add the online routers to `app` and hook the game
     manager (results and ratings of finished games); `app.state.online` is the result."""
-    from ttr.server import accounts, chat, clocks, matchmaking, profiles, ratings
+    from ttr.server import accounts, chat, clocks, matchmaking, open_games, profiles, ratings
 
     online = Online(manager, OnlineStore.beside(manager.store), settings)
     app.state.online = online
@@ -192,6 +192,7 @@ def install_online(app: FastAPI, manager: GameManager, settings: OnlineSettings 
     app.include_router(profiles.router(online))
     app.include_router(chat.router(online))
     app.include_router(matchmaking.router(online))
+    app.include_router(open_games.router(online))
     manager.finish_hooks.append(lambda room: ratings.game_finished(online, room))
     timing = clocks.Clocks(online)
     online.clocks = timing
