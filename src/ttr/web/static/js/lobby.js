@@ -5,6 +5,7 @@ import { errorLine, loadError } from "./errors.js";
 import { levelLabel, seatLevelLabel, t, tOr, translateDom } from "./i18n.js";
 import { accountGamesPanel } from "./account.js";
 import { quickPlayPanel } from "./quickplay.js";
+import { openGamesPanel } from "./open_games.js";
 import { clockFields, clockValue, newClockState } from "./clock_ui.js";
 
 const SEED_MAX = 2n ** 63n - 1n; // the server takes seeds 0 to 2**63 - 1 (docs/web-protocol.md)
@@ -67,6 +68,7 @@ class Lobby {
       this.created ? this.renderCreated() : this.renderForm(),
       quickPlayPanel(),
       accountGamesPanel(),
+      openGamesPanel(() => clockValue(this.clock)),
       this.renderYourGames(),
       h("section", { class: "panel", "aria-labelledby": "recent-h" },
         h("h2", { id: "recent-h", "data-i18n": "lobby.recent" }),
