@@ -115,6 +115,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         try:
             yield
         finally:
+            await online.close()
             await manager.stop()
             the_pool.close()
 

@@ -71,6 +71,13 @@ class Clocks:
         self.online = online
         self.clocks: dict[str, RoomClock] = {}
 
+    def close(self) -> None:
+        """Stop every clock (the server is stopping)."""
+        for clock in self.clocks.values():
+            if clock.timer is not None:
+                clock.timer.cancel()
+        self.clocks.clear()
+
     def clock(self, room: Room) -> RoomClock | None:
         """The game's clock (made on first use from its stored settings), or None for a game without one."""
         found = self.clocks.get(room.info.id)

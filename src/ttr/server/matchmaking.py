@@ -153,6 +153,13 @@ class Matchmaker:
             self.matched[w.account.id] = {"game": game["id"], "seat": seat, "map": map_name, "queue": queue,
                                           "players": [s["name"] for s in game["seats"]], "bots": bool(bots)}
 
+    async def close(self) -> None:
+        """Stop matching (the server is stopping)."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+
     def _ensure_task(self) -> None:
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())

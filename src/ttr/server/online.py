@@ -11,6 +11,7 @@ every state-changing request that carries it must send the session's CSRF token 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
@@ -138,6 +139,17 @@ class Online:
     def ws_session(self, conn: Connection) -> Session | None:
         """The session of a game socket (None: a guest)."""
         return self._ws_sessions.get(conn)
+
+    async def close(self) -> None:
+        """Stop the clocks and the queue's matching, finish the background tasks, close the store."""
+        if self.clocks is not None:
+            self.clocks.close()
+        if self.matchmaker is not None:
+            await self.matchmaker.close()
+        for task in list(self.tasks):
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(task, 5)
+        self.store.close()
 
     def spawn(self, coro: Any) -> None:
         """Run a background task, kept until done, its failure logged."""

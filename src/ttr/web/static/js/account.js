@@ -26,8 +26,21 @@ export function claimSeat(game, seat, token) {
   onlineCall("POST", "/api/account/seats", { seats: [{ game, seat, token }] }).catch(() => {});
 }
 
-/** The header's links: the account (or "Log in"), the leaderboard. */
-export async function initAccount() {
+let ready = null; // the first answer to "who is logged in"
+
+/** Resolves once the page knows who is logged in (the lobby waits for it; a game does not). */
+export function accountReady() {
+  return ready || Promise.resolve();
+}
+
+/** The header's links: the account (or "Log in"), the leaderboard; resolves to the function that words the
+ * account link again (on a language change). */
+export function initAccount() {
+  ready = setUpAccount();
+  return ready;
+}
+
+async function setUpAccount() {
   const nav = document.querySelector(".top-nav");
   const link = h("a", { id: "account-link", href: "#/account" });
   nav.append(" ", h("a", { id: "leaderboard-link", href: "#/leaderboard", "data-i18n": "nav.leaderboard" }), " ", link);

@@ -3,7 +3,7 @@ import { api, ApiError, loadSeats, saveSeat, forgetSeat, inviteLink } from "./ap
 import { h, clear, announce } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
 import { levelLabel, seatLevelLabel, t, tOr, translateDom } from "./i18n.js";
-import { accountGamesPanel } from "./account.js";
+import { accountGamesPanel, accountReady } from "./account.js";
 import { quickPlayPanel } from "./quickplay.js";
 import { openGamesPanel } from "./open_games.js";
 import { clockFields, clockValue, newClockState } from "./clock_ui.js";
@@ -29,6 +29,7 @@ export async function showLobby(main) {
     return view;
   }
   const bots = await api.bots().catch(() => []);
+  await accountReady(); // the account's panels need to know who is logged in
   const levels = bots.length ? bots.map((b) => b.level) : ["easy", "medium", "hard", "expert"];
   const view = new Lobby(main, maps, levels);
   view.render();

@@ -66,8 +66,7 @@ async function boot() {
   const select = document.getElementById("lang-select");
   await setLang(initialLang());
   select.value = currentLang();
-  const accountLabel = await initAccount();
-  onLangChange(accountLabel);
+  initAccount().then((accountLabel) => onLangChange(accountLabel)); // the lobby waits for it, a game does not
   select.addEventListener("change", () => setLang(select.value, true));
   onLangChange(() => {
     select.value = currentLang();
