@@ -74,7 +74,9 @@ def test_the_codes_tested_here_are_the_protocols() -> None:
         "malformed", "too_large", "unknown_type", "join_first", "bad_token", "spectator", "not_your_turn",
         "stale_version", "illegal", "game_over", "not_found", "internal",
         "forbidden_origin", "hint_pending",  # these two: tests/server/test_defences.py
-        "rate_limited", "too_many_sockets"}  # these two: tests/server/test_limits.py
+        "rate_limited", "too_many_sockets",  # these two: tests/server/test_limits.py (and chat's)
+        "not_your_seat", "not_logged_in",  # joining by account: tests/server/test_accounts.py
+        "not_seated", "chat_empty", "chat_too_long"}  # chat: tests/server/test_chat.py
 
 
 @pytest.mark.parametrize("raw", ["not json", "[1, 2]", '"join"', '{"type": 5}', '{"no": "type"}',

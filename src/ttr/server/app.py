@@ -26,12 +26,14 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from ttr.engine import Game
 from ttr.maps import BUILTIN_MAPS
 from ttr.records import write_record
+from ttr.server import chat
 from ttr.server.bot_pool import BotPool
 from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
 from ttr.server.head import HeadAsGet
 from ttr.server.mapdata import board_svg, map_data, maps_list
 from ttr.server.metrics import CONTENT_TYPE
+from ttr.server.online import install_online, online_seat
 from ttr.server.protocol import MAX_BODY, ProtocolError, parse_client_message
 from ttr.server.rate_limits import client_key
 from ttr.server.rooms import GameManager
@@ -138,6 +140,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         try:
             yield
         finally:
+            await online.close()
             await manager.stop()
             the_pool.close()
 
@@ -286,6 +289,8 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         """Prometheus metrics (`ttr.server.metrics`)."""
         return Response(manager.metrics.render(), media_type=CONTENT_TYPE)
 
+    online = install_online(app, manager)
+
     @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
     async def no_such_api(rest: str) -> JSONResponse:
         return _error(404, "not_found", f"no API path /api/{rest[:60]}")
@@ -308,6 +313,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         counted: Any = None
         writer = asyncio.create_task(conn.writer())
         try:
+            await online.ws_connected(conn, websocket)
             refusal: dict[str, str] | None = None
             try:
                 room = await manager.room(game_id)
@@ -362,7 +368,9 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
             data = parse_client_message(raw)
             kind = data["type"]
             if kind == "join":
-                await manager.join(conn, room, data["token"])
+                seat = None if data["seat"] is None else await online_seat(online, conn, room, data["seat"])
+                await manager.join(conn, room, data["token"], seat)
+                await online.joined(conn)
             elif not conn.joined:
                 raise ProtocolError("join_first", f"send 'join' before '{kind}'")
             elif kind == "action":
@@ -372,6 +380,8 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
                 manager.metrics.action_seconds.observe(took)
             elif kind == "hint":
                 _start_hint(conn, room)
+            elif kind == "chat":
+                await chat.say(online, conn, data)
             else:
                 conn.push({"type": "pong"})
         except ProtocolError as exc:

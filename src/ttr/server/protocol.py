@@ -16,10 +16,11 @@ MAX_BODY = 16 * 1024  # bytes, per REST request body
 ERROR_CODES = (
     "malformed", "too_large", "unknown_type", "join_first", "bad_token", "spectator", "not_your_turn",
     "stale_version", "illegal", "game_over", "not_found", "forbidden_origin", "hint_pending",
-    "rate_limited", "too_many_sockets",
+    "rate_limited", "too_many_sockets", "not_your_seat", "not_logged_in", "not_seated", "chat_empty",
+    "chat_too_long",
 )
 
-CLIENT_TYPES = ("join", "action", "hint", "ping")
+CLIENT_TYPES = ("join", "action", "hint", "ping", "chat")
 
 
 class ProtocolError(Exception):
@@ -81,7 +82,12 @@ def parse_client_message(raw: str | bytes | None) -> dict[str, Any]:
         token = data.get("token")
         if token is not None and not isinstance(token, str):
             raise ProtocolError("malformed", f"'token' must be a string, got {_kind(token)}")
-        return {"type": "join", "token": token or None}
+        seat = data.get("seat")  # a seat of the logged-in account (the socket's session cookie), without a token
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise ProtocolError("malformed", f"'seat' must be an integer, got {_kind(seat)}")
+        return {"type": "join", "token": token or None, "seat": seat}
     if kind == "action":
         return {"type": "action", "version": _int_field(data, "version"), "id": _int_field(data, "id")}
+    if kind == "chat":  # checked further by ttr.server.chat
+        return {"type": "chat", "text": data.get("text"), "phrase": data.get("phrase"), "channel": data.get("channel")}
     return {"type": kind}

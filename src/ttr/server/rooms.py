@@ -18,7 +18,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -26,6 +26,7 @@ from ttr.bots import BOTS
 from ttr.engine import Game
 from ttr.maps import BUILTIN_MAPS, load_map
 from ttr.server.bot_pool import BotPool
+from ttr.server.clocks import parse_clock
 from ttr.server.cluster import Cluster, make_cluster
 from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
@@ -52,7 +53,7 @@ log = logging.getLogger("ttr.server")
 T = TypeVar("T")
 
 MAX_NAME = 40
-CREATE_FIELDS = ("map", "seats", "when_people_leave", "seed", "bot_delay")  # what a create-game body may hold
+CREATE_FIELDS = ("map", "seats", "when_people_leave", "seed", "bot_delay", "clock")  # what a create-game body may hold
 SEAT_FIELDS = ("type", "name", "level")  # ... and each of its seats
 
 
@@ -93,6 +94,9 @@ class GameManager:
             bot_queue=lambda: sum(1 for r in self.rooms.values() if r.bot_task is not None and not r.bot_task.done()))
         self.ready = False  # set once the store answered and the cluster started (`/readyz`)
         self._sweeper: asyncio.Task[None] | None = None
+        self.finish_hooks: list[Callable[[Room], Awaitable[None]]] = []  # run (as tasks) when a game finishes
+        self.action_hooks: list[Callable[[Room, int], None]] = []  # run after each applied action (room, seat)
+        self.bot_hooks: list[Callable[[Room], str | None]] = []  # a bot level for the seat to move (clocks), or None
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store call: inline for a local store, else in a worker thread."""
@@ -457,6 +461,9 @@ class GameManager:
             raise bad("'bot_delay' must be a number of seconds from 0 to 10")
         info = GameInfo(id=secrets.token_hex(6), map=map_name, seed=seed, seats=seats, when_people_leave=when,
                         bot_delay=float(delay), created=time.time(), extra=extra)
+        clock = parse_clock(body.get("clock"))  # ttr.server.clocks
+        if clock is not None:
+            info.extra["clock"] = clock
         return info, tokens
 
     async def summary(self, game_id: str) -> dict[str, Any] | None:
@@ -479,9 +486,9 @@ class GameManager:
 
     # ------------------------------------------------------------------ connections
 
-    async def join(self, conn: Connection, room: Room, token: str | None) -> None:
-        """Attach `conn` to its seat (by token) or as a spectator, and send it the snapshot."""
-        seat: int | None = None
+    async def join(self, conn: Connection, room: Room, token: str | None, seat: int | None = None) -> None:
+        """Attach `conn` to its seat (by token, or `seat` when the caller has checked it is the connection's
+        account's) or as a spectator, and send it the snapshot."""
         if token is not None:
             digest = hash_token(token)
             for i, s in enumerate(room.info.seats):
@@ -599,10 +606,14 @@ class GameManager:
                 room.info.status, room.info.winners = FINISHED, winners
                 room.last_used = time.monotonic()
             self._broadcast(room)
+            for action_hook in self.action_hooks:
+                action_hook(room, seat)
             if game.is_over:
                 self._trim()
                 self._end_programs(room)
                 await self.cluster.release(room.info.id)
+                for hook in self.finish_hooks:
+                    self._run_hook(hook(room))
         self._schedule(room)
 
     def _end_programs(self, room: Room) -> None:
@@ -610,6 +621,17 @@ class GameManager:
         ending = asyncio.get_running_loop().create_task(self.programs.end(room.info.id, room.game))
         self._endings.add(ending)
         ending.add_done_callback(self._endings.discard)
+
+    def _run_hook(self, work: Awaitable[None]) -> None:
+        async def run() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("a finish hook failed")
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._endings.add(task)
+        task.add_done_callback(self._endings.discard)
 
     def _broadcast(self, room: Room) -> None:
         for c in room.conns:
@@ -666,6 +688,10 @@ class GameManager:
                 for c in room.conns:  # the whole state again, now with `bots_stopped`: the pages say so
                     c.push(room.message("snapshot", c.seat))
             return None
+        for hook in self.bot_hooks:
+            level = hook(room)
+            if level is not None:
+                return level
         seat = room.info.seats[game.current]
         if seat.type == "bot":
             if seat.level is not None and seat.level.startswith(PREFIX) and seat.level not in self.config.programs:
@@ -677,6 +703,10 @@ class GameManager:
                 and time.time() - left_at >= self.config.leave_grace - 1e-3):
             return self.config.standin_level  # a person who left: the others need not wait for them
         return None
+
+    def schedule(self, room: Room) -> None:
+        """Start the game's bot task if a bot is to move (after a hook's answer changed)."""
+        self._schedule(room)
 
     def _schedule(self, room: Room) -> None:
         if room.bot_task is not None and not room.bot_task.done():

@@ -7,7 +7,8 @@
 - `ttr_leases`: which server runs a game's bots and timers (owner id, expiry as Unix time), when several
   servers share one database.
 
-A new table or column goes here and gets a migration in `migrations/versions/`.
+The tables of playing people online (accounts, sessions, ratings, chat...) are in `ttr.server.online_tables`,
+on this `MetaData`. A new table or column goes in one of the two and gets a migration in `migrations/versions/`.
 """
 
 from __future__ import annotations

@@ -19,15 +19,22 @@ import { coachFor } from "./coach.js";
 import { Motion } from "./motion.js";
 import { play, setSound, soundOn } from "./sound.js";
 import { hintMarks, narrowed, routesOnTicketPaths, setNarrowed, ticketMarks } from "./ticket_map.js";
+import { claimSeat } from "./account.js";
+import { ChatPanel } from "./chat.js";
+import { ClockBar } from "./clock_ui.js";
+import { notifyButton, resetTurnAlert, turnAlert } from "./turn_alert.js";
 
 const CONFIRM_KEY = "ttr.confirm";
+const CHAT_ERRORS = ["chat_empty", "chat_too_long", "not_seated", "rate_limited", "not_logged_in"]; // shown by the chat
 
 /** A game at `#/play/...` or `#/watch/...`; `hooks.onState(msg)` (pass-and-play, table.js) sees each state
- * first and may hold back its drawing (false) while it changes seats. */
-export async function showGame(main, { game, seat, token, hooks = null }) {
+ * first and may hold back its drawing (false) while it changes seats; `byAccount` joins the logged-in
+ * account's seat (no token in this browser). */
+export async function showGame(main, { game, seat, token, hooks = null, byAccount = false }) {
   const summary = await api.game(game);
   const bundle = await mapBundle(summary.map);
   const view = new GameView(main, summary, bundle, seat, token);
+  view.byAccount = byAccount;
   // the other languages' bot names, to word them in this one: not waited for (the game connects at once)
   loadNameForms().then(() => { if (view.state && !view.stopped) view.render(); });
   view.hooks = hooks;
@@ -121,10 +128,14 @@ class GameView {
         onclick: skipTo(actionsTarget) }),
       this.seat !== null ? h("a", { class: "skip-link", id: "skip-tickets", href: "#tickets",
         "data-i18n": "nav.skip_tickets", onclick: skipTo(() => this.ticketsBox) }) : null));
+    this.clockBar = new ClockBar(() => this.names(), () => this.seat);
+    resetTurnAlert();
+    tools.append(notifyButton() || "");
+    this.chat = new ChatPanel((m) => { if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(m)); }, this.seat, null);
     this.main.append(h("div", { class: "game" },
-      h("div", { class: "board-col" }, this.turnBox, this.finalRoundBox, this.finalBox, this.lastBox, this.errorBox, this.actionBox, this.boardBox, this.legendBox, this.routeList),
+      h("div", { class: "board-col" }, this.turnBox, this.clockBar.box, this.finalRoundBox, this.finalBox, this.lastBox, this.errorBox, this.actionBox, this.boardBox, this.legendBox, this.routeList),
       h("div", { class: "side-col" }, tools, this.hintBox, this.playersBox, this.dock,
-        this.ticketsBox, this.logBox)));
+        this.ticketsBox, this.chat.box, this.logBox)));
     watchDock(this.dock);
     this.board = new Board(this.boardBox, svgText, {
       onRoute: (index) => this.onRoute(index),
@@ -147,7 +158,8 @@ class GameView {
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.retry = 0;
-      ws.send(JSON.stringify(this.token ? { type: "join", token: this.token } : { type: "join" }));
+      ws.send(JSON.stringify(this.token ? { type: "join", token: this.token }
+        : this.byAccount ? { type: "join", seat: this.seat } : { type: "join" }));
     });
     ws.addEventListener("message", (ev) => this.onMessage(ev.data));
     ws.addEventListener("close", () => {
@@ -174,6 +186,7 @@ class GameView {
     this.stopped = true;
     for (const key of ["version", "phase", "myTurn", "table"]) delete this.main.dataset[key]; // the next page's own
     document.documentElement.style.setProperty("--dock-h", "0px");
+    this.clockBar.stop();
     clearInterval(this.pinger);
     if (this.ws) this.ws.close();
     this.main.classList.remove("game-main");
@@ -186,6 +199,12 @@ class GameView {
     } catch {
       return;
     }
+    if (this.chat.onMessage(msg)) return; // chat and chat_history: chat.js
+    if (this.clockBar.onMessage(msg)) return; // the clock: clock_ui.js
+    if (msg.type === "error" && this.state && CHAT_ERRORS.includes(msg.code)) {
+      this.chat.showError(msg.code, msg.message);
+      return;
+    }
     if (msg.type === "snapshot" || msg.type === "update") {
       const first = !this.state;
       const before = this.state ? this.state.view : null;
@@ -196,7 +215,9 @@ class GameView {
         this.seat = msg.seat;
         saveSeat({ game: this.summary.id, seat: msg.seat, token: this.token,
           name: (msg.seats[msg.seat] || {}).name || "", map: this.summary.map });
+        claimSeat(this.summary.id, msg.seat, this.token); // a logged-in player's seats follow them
       }
+      if (msg.type === "snapshot") this.chat.setSeat(msg.seat, msg.seat === null ? null : (msg.seats[msg.seat] || {}).name);
       this.pending = false;
       this.hint = null;
       this.errorBox.textContent = "";
@@ -205,6 +226,7 @@ class GameView {
       if (this.hooks && this.hooks.onState && this.hooks.onState(msg) === false) return;
       this.render();
       this.motion.after(msg, msg.type === "update" ? before : null);
+      turnAlert(this.myTurn(), this.turnText());
       if (msg.last) announce(this.logWords().at(-1) || "");
       else if (first) announce(this.turnText());
     } else if (msg.type === "seats") {
@@ -221,7 +243,7 @@ class GameView {
       this.markHint();
     } else if (msg.type === "error") {
       this.pending = false;
-      if (msg.code === "not_found" || msg.code === "bad_token") this.stopped = true; // no use reconnecting
+      if (["not_found", "bad_token", "not_your_seat", "not_logged_in"].includes(msg.code)) this.stopped = true; // no use reconnecting
       const text = t(`error.${msg.code}`) === `error.${msg.code}` ? msg.message : t(`error.${msg.code}`);
       if (this.stopped && !this.state) {
         this.showRefused(text, msg.code === "bad_token");
@@ -281,6 +303,7 @@ class GameView {
   relabel() {
     translateDom(this.main);
     renderLegend(this.legendBox, this.mapData);
+    this.chat.relabel();
     this.board.relabel();
     if (this.state) this.render();
     if (this.dialog.open && this.reopen) this.reopen(); // an open dialog is worded again, in the new language

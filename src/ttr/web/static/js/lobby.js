@@ -2,9 +2,13 @@
 import { api, ApiError, loadSeats, saveSeat, forgetSeat, inviteLink } from "./api.js";
 import { h, clear, announce } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
-import { levelLabel, t, tOr, translateDom } from "./i18n.js";
+import { levelLabel, seatLevelLabel, t, tOr, translateDom } from "./i18n.js";
 import { loadNameForms, seatName } from "./names.js";
 import { startTutorial } from "./coach.js";
+import { accountGamesPanel, accountReady } from "./account.js";
+import { quickPlayPanel } from "./quickplay.js";
+import { openGamesPanel } from "./open_games.js";
+import { clockFields, clockValue, newClockState } from "./clock_ui.js";
 
 const SEED_MAX = 2n ** 63n - 1n; // the server takes seeds 0 to 2**63 - 1 (docs/web-protocol.md)
 
@@ -27,6 +31,7 @@ export async function showLobby(main) {
     return view;
   }
   const [bots] = await Promise.all([api.bots().catch(() => []), loadNameForms()]);
+  await accountReady(); // the account's panels need to know who is logged in
   const levels = bots.length ? bots.map((b) => b.level) : ["easy", "medium", "hard", "expert"];
   const view = new Lobby(main, maps, levels);
   view.render();
@@ -46,6 +51,7 @@ class Lobby {
     this.created = null;
     this.seed = "";
     this.wait = false;
+    this.clock = newClockState();
     this.error = null; // the last failure to create a game: {key, params, detail?}, worded again on a language change
   }
 
@@ -63,6 +69,9 @@ class Lobby {
     this.main.append(
       h("h1", { "data-i18n": "lobby.title" }),
       this.created ? this.renderCreated() : this.renderForm(),
+      quickPlayPanel(),
+      accountGamesPanel(),
+      openGamesPanel(() => clockValue(this.clock)),
       this.renderYourGames(),
       h("section", { class: "panel", "aria-labelledby": "recent-h" },
         h("h2", { id: "recent-h", "data-i18n": "lobby.recent" }),
@@ -109,6 +118,7 @@ class Lobby {
       h("label", { class: "field inline" },
         h("input", { id: "leave-wait", type: "checkbox", checked: this.wait, onchange: (ev) => { this.wait = ev.target.checked; } }),
         h("span", { "data-i18n": "lobby.wait" })),
+      clockFields(this.clock),
       this.renderError(),
       h("button", { type: "submit", class: "primary", id: "create-game", disabled: this.seats.length < info.players_min,
         "data-i18n": "lobby.start" }),
@@ -144,6 +154,8 @@ class Lobby {
       : { type: "bot", level: s.level }); // the server names it from its level; the page words it (names.js)
     const body = { map: this.mapName, seats: seatsBody,
       when_people_leave: document.getElementById("leave-wait").checked ? "wait" : "finish" };
+    const clock = clockValue(this.clock);
+    if (clock) body.clock = clock;
     const seedText = document.getElementById("seed-input").value.trim();
     let seed = null;
     if (seedText !== "") {

@@ -10,6 +10,9 @@ import { clear, h } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
 import { t } from "./i18n.js";
 import { applyPatterns } from "./patterns.js";
+import { onlineRoute } from "./online_routes.js";
+import "./profile.js"; // adds the profile and leaderboard routes
+import { initAccount } from "./account.js";
 
 let current = null; // the open view: {stop(), relabel()}
 
@@ -41,8 +44,12 @@ async function route() {
   const main = clear(document.getElementById("main"));
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   let page = "lobby";
+  const online = onlineRoute(parts);
   try {
-    if (parts[0] === "play" && parts.length >= 4) {
+    if (online) {
+      page = online.page;
+      current = await online.open(main);
+    } else if (parts[0] === "play" && parts.length >= 4) {
       page = "game";
       current = await showGame(main, { game: parts[1], seat: Number(parts[2]), token: parts[3] });
     } else if (parts[0] === "rules" && parts[1]) {
@@ -69,6 +76,7 @@ async function boot() {
   const select = document.getElementById("lang-select");
   await setLang(initialLang());
   select.value = currentLang();
+  initAccount().then((accountLabel) => onLangChange(accountLabel)); // the lobby waits for it, a game does not
   select.addEventListener("change", () => setLang(select.value, true));
   onLangChange(() => {
     select.value = currentLang();

@@ -5,6 +5,7 @@ import { h, clear, announce } from "./dom.js";
 import { t, translateDom } from "./i18n.js";
 import { logText } from "./words.js";
 import { renderFinal, expressPaths } from "./final.js";
+import { replayChat } from "./chat.js";
 import { playerStyle } from "./colors.js";
 
 export async function showReplay(main, gameId, step) {
@@ -43,8 +44,12 @@ class ReplayView {
     this.boardBox = h("div", { class: "board-box" });
     this.players = h("section", { class: "panel" });
     this.finalBox = h("section", { class: "panel final", hidden: true });
+    this.chatBox = h("section", { class: "panel chat", id: "replay-chat-panel" });
+    this.chatMessages = [];
+    fetch(`/api/games/${encodeURIComponent(summary.id)}/chat`).then((r) => (r.ok ? r.json() : { messages: [] }))
+      .then((d) => { this.chatMessages = d.messages || []; if (this.data) this.render(); }).catch(() => {});
     main.append(h("h1", { "data-i18n": "replay.title" }), this.controls, this.status,
-      h("div", { class: "game" }, h("div", { class: "board-col" }, this.boardBox), h("div", { class: "side-col" }, this.players, this.finalBox)),
+      h("div", { class: "game" }, h("div", { class: "board-col" }, this.boardBox), h("div", { class: "side-col" }, this.players, this.finalBox, this.chatBox)),
       h("p", {}, h("a", { class: "button", href: api.recordUrl(summary.id), download: `ttr-${summary.id}.json` }, t("final.download"))));
     this.board = new Board(this.boardBox, bundle.svg, {});
     this.board.startView(); // readable, on the board's middle
@@ -104,6 +109,7 @@ class ReplayView {
     })));
     this.finalBox.hidden = !v.final;
     if (v.final) renderFinal(this.finalBox, v, this.mapData, this.board, { gameId: null, onPath: (set) => this.board.update({ owners, stations, claimable: new Set(), path: set, names }) });
+    replayChat(this.chatBox, this.chatMessages, this.step);
     document.getElementById("replay-prev").disabled = this.step <= 0;
     document.getElementById("replay-first").disabled = this.step <= 0;
     document.getElementById("replay-next").disabled = this.step >= this.steps;
