@@ -252,7 +252,8 @@ async def run(args: argparse.Namespace, bases: list[str]) -> Stats:
     stop = asyncio.Event()
     limits = httpx.Limits(max_connections=50)
     async with contextlib.AsyncExitStack() as stack:
-        clients = [await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=30, limits=limits))
+        timeout = httpx.Timeout(60, pool=None)  # creations queue for a connection (1000 at once take a while)
+        clients = [await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=timeout, limits=limits))
                    for base in bases]
         slots = [asyncio.create_task(game_slot(bases, args, i, stats, stop, clients)) for i in range(args.games)]
         await asyncio.sleep(args.warmup)
