@@ -3,7 +3,7 @@ skipped tests grouped by reason.
 
 `scripts/test --quick` runs `-m "not full"`: the engine, rules, records, bots and unit tests. `full` marks
 the folders of the browser game, the server, the learning environments and the simulations (`FULL_FOLDERS`)
-and a few files elsewhere (`FULL_FILES`: the compiled build, the scripts, tournaments, hints).
+and a few files in the other folders (`FULL_FILES`: the compiled build, the scripts, tournaments, hints).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 FULL_FOLDERS = ("web", "server", "envs", "sim")  # under tests/: left out of `scripts/test --quick`
-FULL_FILES = (  # files elsewhere that --quick leaves out (patterns): the slowest, and those of other layers
+FULL_FILES = (  # files in any folder that --quick leaves out (patterns): the slowest, and those of other layers
     "test_compiled.py",  # builds the compiled engine (a minute or more)
     "test_*_script.py",  # the measurement scripts of scripts/
     "test_tournament.py",  # tournaments in worker processes, interrupted and continued
@@ -35,9 +35,9 @@ def is_full(path: Path) -> bool:
         parts = path.resolve().relative_to(TESTS).parts
     except ValueError:
         return False
-    if len(parts) > 1:
-        return parts[0] in FULL_FOLDERS
-    return len(parts) == 1 and any(fnmatch(parts[0], pattern) for pattern in FULL_FILES)
+    if len(parts) > 1 and parts[0] in FULL_FOLDERS:
+        return True
+    return any(fnmatch(parts[-1], pattern) for pattern in FULL_FILES)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -54,8 +54,10 @@ def test_the_skipped_tests_are_listed_by_reason_with_counts_and_files(tmp_path: 
 
 
 def test_quick_leaves_out_the_server_web_envs_and_sim_folders_and_the_slow_files() -> None:
-    assert not is_full(TESTS / "test_records.py")
+    assert not is_full(TESTS / "engine" / "test_records.py")
     assert not is_full(TESTS / "rules" / "test_europe_claiming.py")
+    assert not is_full(TESTS / "bots" / "test_mcts.py")
     assert all(is_full(TESTS / folder / "test_x.py") for folder in ("web", "server", "envs", "sim"))
-    assert is_full(TESTS / "test_compiled.py") and is_full(TESTS / "test_departures_script.py")
+    assert is_full(TESTS / "bots" / "test_compiled.py") and is_full(TESTS / "bots" / "test_hint.py")
+    assert is_full(TESTS / "test_bot_targets_script.py")
     assert not is_full(Path("/elsewhere/test_compiled.py"))

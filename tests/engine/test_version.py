@@ -11,7 +11,7 @@ import pytest
 import ttr
 from ttr.cli.main import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_version_is_the_one_in_pyproject_and_ttr_version_prints_it(capsys: pytest.CaptureFixture[str]) -> None:
