@@ -31,6 +31,7 @@ from ttr.server.connection import Connection
 from ttr.server.head import HeadAsGet
 from ttr.server.mapdata import board_svg, map_data, maps_list
 from ttr.server.protocol import MAX_BODY, ProtocolError, parse_client_message
+from ttr.server.reviews import Reviews, add_review_routes
 from ttr.server.rooms import GameManager
 from ttr.server.store import FINISHED, GameStore, open_store
 from ttr.server.views import last_for, view_for
@@ -104,6 +105,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     the_store = store if store is not None else open_store(config.db)
     the_pool = pool if pool is not None else BotPool(config.bot_workers, config.bot_pool)
     manager = GameManager(the_store, the_pool, config)
+    reviews = Reviews(manager, config.review_playouts)
     static_dir = Path(config.static_dir) if config.static_dir else WEB_DIR / "static"
 
     @contextlib.asynccontextmanager
@@ -113,11 +115,13 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         try:
             yield
         finally:
+            await reviews.stop()
             await manager.stop()
             the_pool.close()
 
     app = FastAPI(title="ttr", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.manager = manager
+    app.state.reviews = reviews
     app.add_middleware(HeadAsGet)
 
     @app.exception_handler(ApiError)
@@ -225,6 +229,8 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
                            "the timing figures can be reset only from the server's own machine, not through a proxy")
         manager.times.reset()
         return {"action_ms": manager.times.summary()}
+
+    add_review_routes(app, reviews)
 
     @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
     async def no_such_api(rest: str) -> JSONResponse:

@@ -41,3 +41,4 @@ class ServerConfig:
     programs: tuple[str, ...] = ()  # `cmd:COMMAND` bots a game may seat (`ttr serve --bot-program`; docs/server.md)
     program_time: float = 1.0  # seconds per decision for those programs (plus a second of grace)
     program_idle: float = 600.0  # seconds a program may wait for its next decision before it is closed
+    review_playouts: int | None = None  # playouts per decision of a game review (None: the map's default)

@@ -1,7 +1,8 @@
 """The SQL adapter of the game store: SQLAlchemy 2 Core over any database URL (SQLite, PostgreSQL, ...).
 
-Two tables: `ttr_games` (one row per game: map, seed, seats and options as JSON, status, version,
-winners) and `ttr_actions` (one row per accepted action, primary key (game, version)). Appending an
+Three tables: `ttr_games` (one row per game: map, seed, seats and options as JSON, status, version,
+winners), `ttr_actions` (one row per accepted action, primary key (game, version)) and `ttr_reviews` (a
+finished game's review of a seat, `ttr.review`, as JSON text, primary key (game, seat)). Appending an
 action is one transaction: `UPDATE ttr_games SET version = v + 1 WHERE id = ? AND version = v AND
 status = 'running'`, then the insert; if no row was updated, nothing is written (`StaleVersionError`).
 """
@@ -23,6 +24,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
     select,
@@ -65,6 +67,13 @@ actions = Table(
     Column("version", Integer, primary_key=True),
     Column("seat", Integer, nullable=False),
     Column("action_id", Integer, nullable=False),
+)
+
+reviews = Table(
+    "ttr_reviews", metadata,
+    Column("game_id", String(64), ForeignKey("ttr_games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("review", Text, nullable=False),
 )
 
 
@@ -177,6 +186,21 @@ class SqlStore:
             )
             if done.rowcount != 1:
                 raise self._why_not(conn, game_id, version)
+
+    def save_review(self, game_id: str, seat: int, review: str) -> None:
+        """Keep a seat's review, replacing an older one (one transaction)."""
+        with self.engine.begin() as conn:
+            if conn.execute(select(games.c.id).where(games.c.id == game_id)).first() is None:
+                raise UnknownGameError(f"no game {game_id!r}")
+            conn.execute(delete(reviews).where(reviews.c.game_id == game_id, reviews.c.seat == seat))
+            conn.execute(insert(reviews).values(game_id=game_id, seat=seat, review=review))
+
+    def get_review(self, game_id: str, seat: int) -> str | None:
+        """A seat's stored review, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(reviews.c.review).where(reviews.c.game_id == game_id,
+                                                              reviews.c.seat == seat)).first()
+        return str(row.review) if row is not None else None
 
     def close(self) -> None:
         """Close the connection pool."""

@@ -19,7 +19,7 @@ export function expressPaths(view, board) {
   return { all, per };
 }
 
-export function renderFinal(box, view, mapData, board, { gameId, onPath }) {
+export function renderFinal(box, view, mapData, board, { gameId, onPath, seat = null }) {
   const final = view.final;
   const rules = mapData.rules || {};
   const stationsOn = rules.stations !== 0 && !(mapData.name === "new_york");
@@ -73,7 +73,8 @@ export function renderFinal(box, view, mapData, board, { gameId, onPath }) {
   if (gameId) {
     box.append(h("div", { class: "row" },
       h("a", { class: "button", id: "download-record", href: api.recordUrl(gameId), download: `ttr-${gameId}.json` }, t("final.download")),
-      h("a", { class: "button", id: "open-replay", href: `#/replay/${encodeURIComponent(gameId)}` }, t("final.replay"))));
+      h("a", { class: "button", id: "open-replay", href: `#/replay/${encodeURIComponent(gameId)}` }, t("final.replay")),
+      h("a", { class: "button", id: "open-review", href: `#/review/${encodeURIComponent(gameId)}/${seat ?? 0}` }, t("review.open"))));
   }
 }
 

@@ -405,7 +405,7 @@ class GameView {
     const v = this.state.view;
     this.finalBox.hidden = !v.final;
     if (!v.final) return;
-    renderFinal(this.finalBox, v, this.mapData, this.board, { gameId: this.summary.id, onPath: (set) => { this.pathHighlight = set; this.renderBoard(); } });
+    renderFinal(this.finalBox, v, this.mapData, this.board, { gameId: this.summary.id, seat: this.seat, onPath: (set) => { this.pathHighlight = set; this.renderBoard(); } });
   }
 
   renderHint() {

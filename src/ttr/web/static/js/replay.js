@@ -45,7 +45,8 @@ class ReplayView {
     this.finalBox = h("section", { class: "panel final", hidden: true });
     main.append(h("h1", { "data-i18n": "replay.title" }), this.controls, this.status,
       h("div", { class: "game" }, h("div", { class: "board-col" }, this.boardBox), h("div", { class: "side-col" }, this.players, this.finalBox)),
-      h("p", {}, h("a", { class: "button", href: api.recordUrl(summary.id), download: `ttr-${summary.id}.json` }, t("final.download"))));
+      h("p", { class: "row" }, h("a", { class: "button", href: api.recordUrl(summary.id), download: `ttr-${summary.id}.json` }, t("final.download")),
+        h("a", { class: "button", id: "replay-review", href: `#/review/${encodeURIComponent(summary.id)}/0` }, t("review.open"))));
     this.board = new Board(this.boardBox, bundle.svg, {});
     translateDom(main);
     // the arrow keys step wherever the focus is (but in a field or a list, whose own keys they are)
