@@ -48,7 +48,8 @@ def test_review_from_the_final_screen(page: Any, server: Served) -> None:
     if len(items) > 1:  # another decision: its move on the board, the better move drawn as a hint is
         second = rows[review["costliest"][1]]
         items[1].locator("button").click()
-        page.wait_for_function(f"() => document.querySelector('#review-move').textContent.includes('Move {second['move']}')")
+        moved = f"Move {second['move']}"
+        page.wait_for_function(f"() => document.querySelector('#review-move').textContent.includes('{moved}')")
         if second["best"]["action"] == "claim_route":
             route = second["best"]["route"]
             assert page.locator(f'svg.board g.route.on-path[data-route="{route}"]').count() == 1
