@@ -86,8 +86,7 @@ def _r(x: float) -> float:
 
 def _decision_json(game_map: GameMap, view: dict[str, Any], rating: Rating) -> dict[str, Any]:
     lo, hi = rating.interval
-    explained = rating.best if rating.best != rating.played else rating.played
-    reason = explain_reason(game_map, view, explained)
+    reason = explain_reason(game_map, view, rating.best)  # why the better move (the played one, when it was best)
     return {
         "phase": view["turn"]["phase"],
         "played": rating.played.to_json(), "played_text": str(rating.played),
