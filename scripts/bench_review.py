@@ -78,9 +78,11 @@ def hits(review: dict[str, Any], at: list[int]) -> tuple[int, int, list[int]]:
     return top, sure, [rank[i] for i in at]
 
 
-def run_time(budget: int | None) -> None:
-    """Review seat 0 of a 2- and a 4-player Europe game and print the times."""
+def run_time(budget: int | None, only: int | None = None) -> None:
+    """Review seat 0 of a 2- and a 4-player Europe game (or only the game of `only` players) and print the times."""
     for map_name, players, seed in TIME_GAMES:
+        if only is not None and players != only:
+            continue
         record = read_record(write_record(greedy_game(map_name, players, seed)))
         wall, cpu = time.perf_counter(), time.process_time()
         review = review_record(record, 0, budget)
@@ -116,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="what", required=True)
     p = sub.add_parser("time", help="time the review of a 2- and a 4-player Europe game")
     p.add_argument("--budget", type=int, help="playouts per decision (default: the review's)")
+    p.add_argument("--players", type=int, help="only the game of this many players")
     p = sub.add_parser("mistakes", help="how many mistakes put in on purpose the review finds")
     p.add_argument("--map", default="new_york")
     p.add_argument("--players", type=int, default=2)
@@ -125,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.what == "time":
-        run_time(args.budget)
+        run_time(args.budget, args.players)
     else:
         run_mistakes(args.map, args.players, args.games, args.mistakes, args.budget, args.seed)
     return 0
