@@ -223,3 +223,16 @@ def test_data_survives_reopening(store_url: str) -> None:
         assert got is not None and got.version == 1
     finally:
         second.close()
+
+
+def test_reviews_kept_per_seat_and_replaced(store: GameStore) -> None:
+    store.create_game(info())
+    assert store.get_review("g1", 0) is None
+    store.save_review("g1", 0, '{"format": "ttr-review/1", "seat": 0}')
+    store.save_review("g1", 1, '{"seat": 1}')
+    store.save_review("g1", 0, '{"seat": 0, "again": true}')
+    assert store.get_review("g1", 0) == '{"seat": 0, "again": true}'
+    assert store.get_review("g1", 1) == '{"seat": 1}'
+    assert store.get_review("g2", 0) is None
+    with pytest.raises(UnknownGameError):
+        store.save_review("g2", 0, "{}")

@@ -36,6 +36,7 @@ from ttr.server.metrics import CONTENT_TYPE
 from ttr.server.online import install_online, online_seat
 from ttr.server.protocol import MAX_BODY, ProtocolError, parse_client_message
 from ttr.server.rate_limits import client_key
+from ttr.server.reviews import Reviews, add_review_routes
 from ttr.server.rooms import GameManager
 from ttr.server.store import ABANDONED, FINISHED, RUNNING, GameStore, open_store
 from ttr.server.views import last_for, view_for
@@ -130,6 +131,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     the_store = store if store is not None else open_store(config.db)
     the_pool = pool if pool is not None else BotPool(config.bot_workers, config.bot_pool)
     manager = GameManager(the_store, the_pool, config)
+    reviews = Reviews(manager, config.review_playouts)
     static_dir = Path(config.static_dir) if config.static_dir else WEB_DIR / "static"
     allowed_origins = tuple(o.strip().lower().rstrip("/") for o in config.allowed_origins)
 
@@ -141,11 +143,13 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
             yield
         finally:
             await online.close()
+            await reviews.stop()
             await manager.stop()
             the_pool.close()
 
     app = FastAPI(title="ttr", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.manager = manager
+    app.state.reviews = reviews
     app.add_middleware(HeadAsGet)
 
     @app.exception_handler(ApiError)
@@ -290,6 +294,8 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         return Response(manager.metrics.render(), media_type=CONTENT_TYPE)
 
     online = install_online(app, manager)
+
+    add_review_routes(app, reviews)
 
     @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
     async def no_such_api(rest: str) -> JSONResponse:

@@ -3,11 +3,16 @@
 A bot is built afresh for every move, `make_bot(level, map, seat, seed)` with a seed fixed by the
 game's seed and version, and sees only its seat's view and the legal actions. Work is sent as plain
 data (the map name, the view, the actions), so the same functions run in a process or a thread.
+
+Game reviews (`ttr.review`) run in a lane of their own: one more worker, started at the lowest CPU priority
+(`os.nice`), given one decision at a time, so that they take only the time the live games' bots leave and
+never hold a bot worker.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -46,6 +51,24 @@ def hint_move(map_name: str, view: dict[str, Any], legal: list[Action]) -> tuple
         return 0, reason, data
 
 
+def rate_move(map_name: str, seat: int, seed: int, playouts: int, view: dict[str, Any], legal: list[Action],
+              played: Action) -> dict[str, Any]:
+    """One decision of a game review rated (`ttr.review.rate_decision`), in the review worker."""
+    from ttr.review import rate_decision
+
+    return rate_decision(map_name, seat, seed, playouts, view, legal, played)
+
+
+REVIEW_NICE = 19  # the review worker's niceness: the lowest CPU priority
+
+
+def _review_worker(parent: int) -> None:
+    """In the review worker process: the lowest CPU priority, and exit with the server."""
+    with contextlib.suppress(OSError, AttributeError):  # where the OS has no nice, the lane still runs alone
+        os.nice(REVIEW_NICE)
+    _watch_parent(parent)
+
+
 def _watch_parent(parent: int) -> None:
     """In a worker: exit when the server is gone (killed with SIGKILL, its workers would linger)."""
     import threading
@@ -75,6 +98,13 @@ class BotPool:
         self.workers = max(1, workers)
         self.kind = kind
         self._executor: Executor = self._make()
+        self._reviews: Executor = self._make_review()
+
+    def _make_review(self) -> Executor:
+        if self.kind == "thread":
+            return ThreadPoolExecutor(1, thread_name_prefix="ttr-review")
+        return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_review_worker, initargs=(os.getpid(),))
 
     def _make(self) -> Executor:
         if self.kind == "thread":
@@ -109,8 +139,23 @@ class BotPool:
         result: tuple[int, str, dict[str, Any]] = await self.run(hint_move, map_name, view, legal)
         return result
 
+    async def review_move(self, map_name: str, seat: int, seed: int, playouts: int, view: dict[str, Any],
+                          legal: list[Action], played: Action) -> dict[str, Any]:
+        """One decision of a review rated in the review lane (see the module)."""
+        loop = asyncio.get_running_loop()
+        args = (map_name, seat, seed, playouts, view, legal, played)
+        try:
+            result: dict[str, Any] = await loop.run_in_executor(self._reviews, rate_move, *args)
+        except BrokenProcessPool:
+            log.warning("review worker broke; starting a new one")
+            self._reviews.shutdown(wait=False, cancel_futures=True)
+            self._reviews = self._make_review()
+            result = await loop.run_in_executor(self._reviews, rate_move, *args)
+        return result
+
     def close(self) -> None:
         """Stop the workers: pending moves are cancelled, a move being computed is let finish (a bot decision
         is well under a second), so that no worker outlives the server. Without the wait, a server stopped by
         SIGTERM (uvicorn re-raises it once shut down) left its workers and their semaphores behind."""
         self._executor.shutdown(wait=True, cancel_futures=True)
+        self._reviews.shutdown(wait=True, cancel_futures=True)

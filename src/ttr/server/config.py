@@ -53,3 +53,4 @@ class ServerConfig:
     unstarted_expiry: float = 86400.0  # seconds: a game with no action this long is abandoned
     idle_expiry: float = 7 * 86400.0  # seconds: a running game with no action this long is abandoned
     expiry_sweep: float = 60.0  # seconds between two looks for games to abandon
+    review_playouts: int | None = None  # playouts per decision of a game review (None: the map's default)

@@ -4,6 +4,7 @@
   `creator` (a digest of the creating client's address, for the per-client cap on running games) and
   `updated` (Unix time of the last action, or of the creation: games idle too long are abandoned).
 - `ttr_actions`: one row per accepted action, primary key (game, version).
+- `ttr_reviews`: a finished game's review of a seat (`ttr.review`), primary key (game, seat).
 - `ttr_leases`: which server runs a game's bots and timers (owner id, expiry as Unix time), when several
   servers share one database.
 
@@ -42,6 +43,13 @@ actions = Table(
     Column("version", Integer, primary_key=True),
     Column("seat", Integer, nullable=False),
     Column("action_id", Integer, nullable=False),
+)
+
+reviews = Table(
+    "ttr_reviews", metadata,  # a finished game's review of one seat (`ttr.review`), as JSON text
+    Column("game_id", String(64), ForeignKey("ttr_games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("review", Text, nullable=False),
 )
 
 leases = Table(

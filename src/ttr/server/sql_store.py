@@ -2,7 +2,8 @@
 
 The tables are those of `ttr.server.schema`, brought up to date by the migrations when the store opens:
 `ttr_games` (one row per game: map, seed, seats and options as JSON, status, version, winners, creator,
-last activity) and `ttr_actions` (one row per accepted action, primary key (game, version)). Appending an
+last activity), `ttr_actions` (one row per accepted action, primary key (game, version)) and `ttr_reviews`
+(a finished game's review of a seat, `ttr.review`, as JSON text, primary key (game, seat)). Appending an
 action is one transaction: `UPDATE ttr_games SET version = v + 1 WHERE id = ? AND version = v AND
 status = 'running'`, then the insert; if no row was updated, nothing is written (`StaleVersionError`).
 """
@@ -18,7 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from ttr.server.migrate import upgrade
-from ttr.server.schema import actions, games, leases, metadata
+from ttr.server.schema import actions, games, leases, metadata, reviews
 from ttr.server.store import (
     ABANDONED,
     FINISHED,
@@ -193,6 +194,21 @@ class SqlStore:
         """The database URL as libpq (psycopg) takes it, for the notification listener."""
         return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
+    def save_review(self, game_id: str, seat: int, review: str) -> None:
+        """Keep a seat's review, replacing an older one (one transaction)."""
+        with self.engine.begin() as conn:
+            if conn.execute(select(games.c.id).where(games.c.id == game_id)).first() is None:
+                raise UnknownGameError(f"no game {game_id!r}")
+            conn.execute(delete(reviews).where(reviews.c.game_id == game_id, reviews.c.seat == seat))
+            conn.execute(insert(reviews).values(game_id=game_id, seat=seat, review=review))
+
+    def get_review(self, game_id: str, seat: int) -> str | None:
+        """A seat's stored review, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(reviews.c.review).where(reviews.c.game_id == game_id,
+                                                              reviews.c.seat == seat)).first()
+        return str(row.review) if row is not None else None
+
     def close(self) -> None:
         """Close the connection pool."""
         self.engine.dispose()
@@ -210,4 +226,4 @@ def _info(row: Any) -> GameInfo:
     )
 
 
-__all__ = ["SqlStore", "actions", "games", "leases", "metadata"]
+__all__ = ["SqlStore", "actions", "games", "leases", "metadata", "reviews"]

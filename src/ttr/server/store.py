@@ -6,6 +6,7 @@
 and options, then one row per accepted action (seat, catalogue id), numbered by the version it was
 applied at. Appending is compare-and-set on that version: of two writers at the same version one wins,
 the other gets `StaleVersionError`. The game itself is rebuilt by replaying (`Game.new` + `apply_id`).
+A finished game may also have a review per seat (`ttr.review`), kept as JSON text.
 """
 
 from __future__ import annotations
@@ -132,6 +133,15 @@ class GameStore(Protocol):
         """Raise if the store cannot be reached."""
         ...
 
+    def save_review(self, game_id: str, seat: int, review: str) -> None:
+        """Keep the review (a `ttr-review/1` document as JSON text) of a seat of a finished game, replacing an
+        older one; `UnknownGameError` if there is no such game."""
+        ...
+
+    def get_review(self, game_id: str, seat: int) -> str | None:
+        """The stored review of the seat, or None."""
+        ...
+
     def close(self) -> None:
         """Release connections."""
         ...
@@ -145,6 +155,7 @@ class MemoryStore:
     def __init__(self) -> None:
         self._games: dict[str, GameInfo] = {}
         self._actions: dict[str, list[StoredAction]] = {}
+        self._reviews: dict[tuple[str, int], str] = {}
         self._lock = threading.Lock()
 
     def create_game(self, info: GameInfo) -> None:
@@ -228,6 +239,18 @@ class MemoryStore:
 
     def ping(self) -> None:
         """Always reachable."""
+
+    def save_review(self, game_id: str, seat: int, review: str) -> None:
+        """Keep a seat's review."""
+        with self._lock:
+            if game_id not in self._games:
+                raise UnknownGameError(f"no game {game_id!r}")
+            self._reviews[(game_id, seat)] = review
+
+    def get_review(self, game_id: str, seat: int) -> str | None:
+        """A seat's stored review, or None."""
+        with self._lock:
+            return self._reviews.get((game_id, seat))
 
     def close(self) -> None:
         """Nothing to release."""

@@ -46,6 +46,8 @@ export const api = {
   games: (limit = 50) => call("GET", `/api/games?limit=${limit}`),
   game: (id) => call("GET", `/api/games/${encodeURIComponent(id)}`),
   replay: (id, step) => call("GET", `/api/games/${encodeURIComponent(id)}/replay/${step}`),
+  review: (id, seat) => call("GET", `/api/games/${encodeURIComponent(id)}/review/${seat}`),
+  startReview: (id, seat) => call("POST", `/api/games/${encodeURIComponent(id)}/review/${seat}`),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
 };
 

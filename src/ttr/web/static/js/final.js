@@ -19,8 +19,9 @@ export function expressPaths(view, board) {
   return { all, per };
 }
 
-/** The final breakdown into `box`; `names` are the seats' names as the page shows them (default: the view's). */
-export function renderFinal(box, view, mapData, board, { gameId, onPath, names = null }) {
+/** The final breakdown into `box`; `names` are the seats' names as the page shows them (default: the view's);
+ * `seat` is the page's own seat (its review is offered first). */
+export function renderFinal(box, view, mapData, board, { gameId, onPath, names = null, seat = null }) {
   const nameOf = (seat) => (names && names[seat] !== undefined ? names[seat] : view.players[seat].name);
   const final = view.final;
   const rules = mapData.rules || {};
@@ -75,7 +76,8 @@ export function renderFinal(box, view, mapData, board, { gameId, onPath, names =
   if (gameId) {
     box.append(h("div", { class: "row" },
       h("a", { class: "button", id: "download-record", href: api.recordUrl(gameId), download: `ttr-${gameId}.json` }, t("final.download")),
-      h("a", { class: "button", id: "open-replay", href: `#/replay/${encodeURIComponent(gameId)}` }, t("final.replay"))));
+      h("a", { class: "button", id: "open-replay", href: `#/replay/${encodeURIComponent(gameId)}` }, t("final.replay")),
+      h("a", { class: "button", id: "open-review", href: `#/review/${encodeURIComponent(gameId)}/${seat ?? 0}` }, t("review.open"))));
   }
 }
 

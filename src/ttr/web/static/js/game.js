@@ -554,7 +554,7 @@ class GameView {
     const v = this.state.view;
     this.finalBox.hidden = !v.final;
     if (!v.final) return;
-    renderFinal(this.finalBox, v, this.mapData, this.board, { gameId: this.summary.id, names: this.names(),
+    renderFinal(this.finalBox, v, this.mapData, this.board, { gameId: this.summary.id, names: this.names(), seat: this.seat,
       onPath: (set) => { this.pathHighlight = set; this.renderBoard(); } });
     if (!this.finalShown) {
       this.finalShown = true;

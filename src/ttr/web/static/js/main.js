@@ -5,6 +5,7 @@ import { showGame } from "./game.js";
 import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
 import { showRules } from "./rules.js";
+import { showReview } from "./review.js";
 import { ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
@@ -64,6 +65,9 @@ async function route() {
     } else if (parts[0] === "replay" && parts[1]) {
       page = "replay";
       current = await showReplay(main, parts[1], Number(parts[2] || 0));
+    } else if (parts[0] === "review" && parts[1]) {
+      page = "replay";
+      current = await showReview(main, parts[1], Number(parts[2] || 0));
     } else current = await showLobby(main);
   } catch (err) {
     current = loadFailed(main, err, page);

@@ -50,7 +50,8 @@ class ReplayView {
       .then((d) => { this.chatMessages = d.messages || []; if (this.data) this.render(); }).catch(() => {});
     main.append(h("h1", { "data-i18n": "replay.title" }), this.controls, this.status,
       h("div", { class: "game" }, h("div", { class: "board-col" }, this.boardBox), h("div", { class: "side-col" }, this.players, this.finalBox, this.chatBox)),
-      h("p", {}, h("a", { class: "button", href: api.recordUrl(summary.id), download: `ttr-${summary.id}.json` }, t("final.download"))));
+      h("p", { class: "row" }, h("a", { class: "button", href: api.recordUrl(summary.id), download: `ttr-${summary.id}.json` }, t("final.download")),
+        h("a", { class: "button", id: "replay-review", href: `#/review/${encodeURIComponent(summary.id)}/0` }, t("review.open"))));
     this.board = new Board(this.boardBox, bundle.svg, {});
     this.board.startView(); // readable, on the board's middle
     translateDom(main);
