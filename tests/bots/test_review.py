@@ -22,7 +22,7 @@ from ttr.errors import RecordError
 from ttr.records import read_record
 from ttr.review import REVIEW_FORMAT, ReviewSearch, decisions, review_record
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 RECORD = TESTS / "fixtures" / "review-new_york-2p.record.json"  # two greedy seats, New York, seed 3
 GOLDEN = TESTS / "golden" / "review-new_york-2p.json"
 BUDGET = 24  # playouts per decision: enough to rate, small enough for a test
