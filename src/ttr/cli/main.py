@@ -12,9 +12,10 @@ Register = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], Non
 
 
 def _registrars() -> list[Register]:
-    from ttr.cli import map_cmd, play_cmds, serve_cmd, sim_cmd, tournament_cmd
+    from ttr.cli import league_cmd, map_cmd, play_cmds, serve_cmd, sim_cmd, tournament_cmd
 
-    return [play_cmds.register, map_cmd.register, tournament_cmd.register, serve_cmd.register, sim_cmd.register]
+    return [play_cmds.register, map_cmd.register, tournament_cmd.register, league_cmd.register, serve_cmd.register,
+            sim_cmd.register]
 
 
 def build_parser() -> argparse.ArgumentParser:
