@@ -108,6 +108,7 @@ def test_a_short_ppo_run_trains_and_saves_a_playable_policy(tmp_path: Path) -> N
     assert all(np.array_equal(a[0], b[0]) for a, b in zip(net.layers, again.layers, strict=True))  # seeded
     fresh = train(PPOConfig(**{**config.__dict__, "updates": 0}), report=lambda _: None)
     assert not np.array_equal(net.layers[0][0], fresh.layers[0][0])  # the updates changed the weights
+    assert fresh.meta["training"]["updates"] == fresh.meta["training"]["games"] == 0
     path = tmp_path / "ppo.npz"
     net.save(path)
     result = run_tournament(TournamentConfig("new_york", 2, (f"policy:{path}", "random"), games=2))

@@ -129,7 +129,7 @@ def train(config: PPOConfig, report: Callable[[str], None] = print) -> PolicyNet
     next_done = torch.zeros(rows)
     games = wins = 0
     recent: list[float] = []
-    log: dict[str, Any] = {}
+    log: dict[str, Any] = {"updates": 0, "games": 0, "steps": 0, "seconds": 0.0, "recent_win_rate": None}
     for update in range(1, config.updates + 1):
         if config.minutes is not None and time.perf_counter() - start > config.minutes * 60:
             break
