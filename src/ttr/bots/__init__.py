@@ -3,7 +3,8 @@
 `make_bot("greedy", game_map, seat, seed)` builds one; `BOT_NAMES` lists the names. To add a bot, add a
 line to `BOTS` (name -> a factory `(game_map, seat, seed) -> Bot`, usually the class). Bot specs with an
 argument (`prefix:argument`) go in `PREFIXES` (prefix -> `(argument, game_map, seat, seed) -> Bot`):
-`cmd:COMMAND` (a program, `ttr.bots.cmd_bot`) and `mcts:LEVEL` or `mcts:N` (MCTS with `MCTS_LEVELS[LEVEL]` or N
+`cmd:COMMAND` (a program, `ttr.bots.cmd_bot`), `policy:PATH` / `policy_sample:PATH` (a trained policy file,
+`ttr.bots.policy_bot`) and `mcts:LEVEL` or `mcts:N` (MCTS with `MCTS_LEVELS[LEVEL]` or N
 playouts per decision and no time limit, so reproducible from the seed), or `mcts:Ts` (T seconds of CPU per
 decision; `mcts` alone searches its fitted playout actions, `ttr.bots.budgets`).
 """
@@ -73,9 +74,26 @@ def _seconds(text: str) -> float | None:
     return seconds if 0 < seconds <= MAX_MCTS_SECONDS else None
 
 
+def make_policy_bot(argument: str, game_map: GameMap, seat: int, seed: int) -> Bot:
+    """`policy:PATH`: a trained policy file playing its most likely legal action (`ttr.bots.policy_bot`;
+    needs the envs extra)."""
+    from ttr.bots.policy_bot import make_policy_bot as make
+
+    return make(argument, game_map, seat, seed)
+
+
+def make_policy_sample_bot(argument: str, game_map: GameMap, seat: int, seed: int) -> Bot:
+    """`policy_sample:PATH`: a trained policy file sampling its masked softmax (seeded)."""
+    from ttr.bots.policy_bot import make_policy_bot as make
+
+    return make(argument, game_map, seat, seed, sample=True)
+
+
 PREFIXES: dict[str, Callable[[str, GameMap, int, int], Bot]] = {
     "cmd": make_cmd_bot,
     "mcts": make_mcts_bot,
+    "policy": make_policy_bot,
+    "policy_sample": make_policy_sample_bot,
 }
 
 BOT_NAMES: list[str] = list(BOTS)

@@ -12,10 +12,10 @@ Register = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], Non
 
 
 def _registrars() -> list[Register]:
-    from ttr.cli import map_cmd, play_cmds, review_cmd, serve_cmd, sim_cmd, tournament_cmd
+    from ttr.cli import league_cmd, map_cmd, play_cmds, review_cmd, serve_cmd, sim_cmd, tournament_cmd
 
-    return [play_cmds.register, map_cmd.register, tournament_cmd.register, serve_cmd.register, sim_cmd.register,
-            review_cmd.register]
+    return [play_cmds.register, map_cmd.register, tournament_cmd.register, league_cmd.register, serve_cmd.register,
+            sim_cmd.register, review_cmd.register]
 
 
 def version_line() -> str:

@@ -1,4 +1,5 @@
-"""Environments for learning agents: PettingZoo (`aec_env`), Gymnasium (`gym_env`), OpenSpiel (`ttr.envs.openspiel`).
+"""Environments for learning agents: PettingZoo (`aec_env`), Gymnasium (`gym_env`, batched: `vector_env`),
+OpenSpiel (`ttr.envs.openspiel`).
 
 Needs the `envs` extra (`pip install 'ttr-game[envs]'`); the OpenSpiel game needs `ttr[openspiel]`. The action and
 observation layouts are in docs/envs.md.
@@ -14,9 +15,12 @@ from ttr.envs.aec import TicketToRideAEC, aec_env
 from ttr.envs.core import EnvCore
 from ttr.envs.gym_env import TicketToRideGym, gym_env
 from ttr.envs.observation import ObservationEncoder
+from ttr.envs.vector import TicketToRideVector, vector_env
 
 GYM_ID = "ttr/TicketToRide-v0"
 if GYM_ID not in gymnasium.registry:
-    gymnasium.register(id=GYM_ID, entry_point="ttr.envs.gym_env:TicketToRideGym")
+    gymnasium.register(id=GYM_ID, entry_point="ttr.envs.gym_env:TicketToRideGym",
+                       vector_entry_point="ttr.envs.vector:TicketToRideVector")
 
-__all__ = ["GYM_ID", "EnvCore", "ObservationEncoder", "TicketToRideAEC", "TicketToRideGym", "aec_env", "gym_env"]
+__all__ = ["GYM_ID", "EnvCore", "ObservationEncoder", "TicketToRideAEC", "TicketToRideGym", "TicketToRideVector",
+           "aec_env", "gym_env", "vector_env"]

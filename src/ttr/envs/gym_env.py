@@ -106,17 +106,7 @@ class TicketToRideGym(gym.Env[dict[str, Any], Any]):
             info = self._info()
             info["illegal_action"] = why
             return self._obs(), self.illegal_reward, True, False, info
-        self.core.step_unchecked(aid)
-        self.steps += 1
-        self._play_bots()
-        reward = 0.0
-        terminated = self.core.is_over
-        truncated = not terminated and self.steps >= self.max_steps
-        if terminated:
-            reward = self.core.final_rewards(self.reward_mode)[self.seat]
-        self.done = terminated or truncated
-        if self.done:
-            self._end_bots()
+        reward, terminated, truncated = self.advance(aid)
         if self.render_mode == "human":
             self.render()
         return self._obs(), reward, terminated, truncated, self._info()
@@ -130,6 +120,30 @@ class TicketToRideGym(gym.Env[dict[str, Any], Any]):
         self._end_bots()
 
     # ------------------------------------------------------------------ helpers
+
+    def advance(self, aid: int) -> tuple[float, bool, bool]:
+        """Play the legal id `aid` (unchecked) for the learning seat, then the bots until it is to move again;
+        (reward, terminated, truncated). The batched environment steps its games through this."""
+        self.core.step_unchecked(aid)
+        self.steps += 1
+        self._play_bots()
+        reward = 0.0
+        terminated = self.core.is_over
+        truncated = not terminated and self.steps >= self.max_steps
+        if terminated:
+            reward = self.core.final_rewards(self.reward_mode)[self.seat]
+        self.done = terminated or truncated
+        if self.done:
+            self._end_bots()
+        return reward, terminated, truncated
+
+    def write_observation(self, vector: np.ndarray, mask: np.ndarray) -> None:
+        """Write the learning seat's observation vector and action mask (0/1) into the given rows."""
+        core = self.core
+        vector[:] = self.encoder.encode(core.game, self.seat, core.kept)
+        mask[:] = 0
+        if not core.is_over and core.game.current == self.seat and not self.done:
+            mask[core.legal_ids()] = 1
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the learning seat now, as a bool array (for maskable learners)."""

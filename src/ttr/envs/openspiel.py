@@ -12,8 +12,9 @@ The deal (hands, face-up row, starting tickets), face-up refills, and a tunnel's
 nodes too. Chance outcomes are card indexes (colours in map order, then the wild card) or ticket indexes.
 
 `TicketToRideObserver` is the one place that says what a player knows: the observation tensor is the
-environments' observation vector (`ObservationEncoder`), and the information state string is the player's
-record of every event it saw, in order (its own cards and tickets by name; other seats' deck draws and
+environments' observation vector (`ObservationEncoder`), the information-state tensor that vector followed by
+a summary of what the player remembers (`ttr.envs.infostate`), and the information state string is the
+player's record of every event it saw, in order (its own cards and tickets by name; other seats' deck draws and
 tickets as `?`). `resample_from_infostate` deals a world consistent with a player's view
 (`ttr.engine.sample.InfoSet`), so OpenSpiel's Python ISMCTS bot can play the game.
 """
@@ -38,6 +39,7 @@ from ttr.engine import actions as A
 from ttr.engine.phases import CHOOSE_SETUP
 from ttr.engine.sample import InfoSet
 from ttr.envs.core import REWARD_MODES, EnvCore, check_reward_mode
+from ttr.envs.infostate import PRIVATE_SEGMENTS, InfoStateEncoder
 from ttr.envs.observation import ObservationEncoder
 from ttr.envs.render import ansi
 from ttr.maps import load_map
@@ -57,7 +59,7 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=5,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=DEFAULTS,
@@ -131,6 +133,7 @@ class GameData:
             raise ValueError(f"max_game_length must be at least 1, got {self.max_length}")
         self.num_actions = EnvCore(self.game_map, self.num_seats).num_actions  # validates the player count
         self.encoder = ObservationEncoder(self.game_map, self.num_seats)
+        self.infostate = InfoStateEncoder(self.encoder)
         self.undealt: EnvCore | None = None  # the state before the deal, made by the first state
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameData:
@@ -198,6 +201,7 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
         self._ticket_unknown = 0  # the first tickets of the ticket deck, in an order nobody knows
         self._events = _Events(n)
         self._decisions = 0
+        self._returns = [0] * n  # tickets each seat gave back (public: every keep/return decision is)
         self._truncated = False
 
     def _undealt(self) -> EnvCore:
@@ -300,6 +304,7 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
         new._ticket_unknown = self._ticket_unknown
         new._events = copy.deepcopy(self._events)
         new._decisions = self._decisions
+        new._returns = self._returns[:]
         new._truncated = self._truncated
         return new
 
@@ -349,6 +354,8 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
             raise ValueError(f"illegal action {aid}: {why}")
         self._record(-1, f"{p}:{aid}", "")
         self._decisions += 1
+        if aid == core.return_id:
+            self._returns[p] += 1
         if aid in (core.keep_id, core.return_id):
             if len(core.kept) + 1 < len(game.offered):
                 core.step_unchecked(aid)
@@ -493,11 +500,15 @@ def _uniform(pool: list[int]) -> list[tuple[int, float]]:
 
 
 class TicketToRideObserver:
-    """What a player knows, defined once: the observation vector, and the record of events it saw.
+    """What a player knows, defined once: the observation vector, the information-state vector, and the record
+    of events it saw.
 
-    With `perfect_recall` (information states) the string is the player's record of every event (own
-    cards and tickets by index, others' as `?`), and the tensor is empty; otherwise the tensor is the
-    environments' observation vector and the string lists its non-zero entries.
+    With `perfect_recall` (information states) the tensor is the information-state vector
+    (`ttr.envs.infostate.InfoStateEncoder`: the observation vector, the tickets the player gave back, per-seat
+    counts of the public moves, the decisions so far) and the string is the player's record of every event
+    (own cards and tickets by index, others' as `?`); otherwise the tensor is the environments' observation
+    vector and the string lists its non-zero entries. `dict` names each segment of the tensor (views into it).
+    With no private information observed, the player's own cards, tickets and offers are left out (zero).
     """
 
     def __init__(self, data: GameData, iig_obs_type: Any, params: Any) -> None:
@@ -509,13 +520,19 @@ class TicketToRideObserver:
             raise ValueError("only a single player's private information (or none) can be observed")
         self.public_only = private == pyspiel.PrivateInfoType.NONE
         self.encoder = data.encoder
-        size = 0 if self.perfect_recall else data.encoder.size
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.infostate = data.infostate
+        layout = self.infostate if self.perfect_recall else self.encoder
+        self.tensor = np.zeros(layout.size, np.float32)
+        self.dict = {name: self.tensor[layout.offsets[name]:layout.offsets[name] + size]
+                     for name, size, _ in layout.segments}
 
     def set_from(self, state: TicketToRideState, player: int) -> None:
-        """Fill `tensor` with what `player` sees in `state`."""
+        """Fill `tensor` with what `player` knows in `state`."""
         if self.perfect_recall:
+            game = state.core.game
+            kept = state.core.kept if game.current == player else None
+            self.tensor[:] = self.infostate.encode(game, player, kept, state._decisions, state._returns,
+                                                   self.public_only)
             return
         self.tensor[:] = self._vector(state, player)
 
@@ -524,7 +541,7 @@ class TicketToRideObserver:
         vec = self.encoder.encode(game, player, state.core.kept if game.current == player else None)
         if self.public_only:
             enc = self.encoder
-            for name in ("hand", "tickets_held", "tickets_joined", "offer", "offer_current", "offer_kept"):
+            for name in PRIVATE_SEGMENTS:
                 enc.segment(vec, name)[:] = 0.0
         return vec
 
