@@ -1,4 +1,4 @@
-"""`ttr map check|show|render`: the map tools. A map is `europe`, `new_york`, or a map file path."""
+"""`ttr map check|show|analyze|render`: the map tools. A map is `europe`, `new_york`, or a map file path."""
 
 from __future__ import annotations
 
@@ -32,6 +32,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     show.add_argument("map", metavar="MAP", help=MAP_HELP)
     show.add_argument("--json", action="store_true", help="print the summary as JSON")
     show.set_defaults(run=run_show)
+
+    analyze = tools.add_parser("analyze", help="static balance: tickets against shortest paths, bottlenecks, "
+                               "colours against the deck, cities by degree")
+    analyze.add_argument("map", metavar="MAP", help=MAP_HELP)
+    analyze.add_argument("--json", action="store_true", help="print the analysis as JSON (docs/maps.md)")
+    analyze.set_defaults(run=run_analyze)
 
     render = tools.add_parser("render", help="draw the board as SVG or PNG (by the output's extension)")
     render.add_argument("map", metavar="MAP", help=MAP_HELP)
@@ -80,6 +86,18 @@ def run_show(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2, ensure_ascii=False))
     else:
         sys.stdout.write(format_summary(summary, color=sys.stdout.isatty()))
+    return 0
+
+
+def run_analyze(args: argparse.Namespace) -> int:
+    """Print the map's static analysis as tables, or as JSON with --json."""
+    from ttr.maps.analyze import analyze_map, format_analysis  # here: networkx and numpy load only for this
+
+    analysis = analyze_map(load_map(args.map))
+    if args.json:
+        print(json.dumps(analysis, indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(format_analysis(analysis, color=sys.stdout.isatty()))
     return 0
 
 
