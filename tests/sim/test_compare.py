@@ -13,7 +13,7 @@ from ttr.cli.main import main
 from ttr.engine import Game
 from ttr.maps import load_map, parse_map
 from ttr.sim.compare import are_paired
-from ttr.sim.report import build_report, comparison
+from ttr.sim.report import compare_results, comparison, difference_table, load_results
 from ttr.sim.rows import write_table
 from ttr.sim.simulate import SETTINGS
 
@@ -34,13 +34,13 @@ def _row(game: int, seat: int, **kw: Any) -> dict[str, Any]:
 
 
 def synthetic(folder: Path, *, seed: int, first_wins: float, score_shift: float = 0.0,
-              noise_seed: int | None = None, sim_seed: int = 1) -> Path:
+              noise_seed: int | None = None, sim_seed: int = 1, games: int = GAMES) -> Path:
     """A 2-seat run: seat 1 wins with probability `first_wins`; scores N(100, 20) drawn from `seed` (the same
     `seed` gives the same base scores: a paired run), plus `score_shift` and, with `noise_seed`, N(0, 1)."""
     base = random.Random(seed)
     noise = random.Random(noise_seed) if noise_seed is not None else None
     rows = []
-    for g in range(GAMES):
+    for g in range(games):
         first = base.random() < first_wins
         scores = [base.gauss(100, 20), base.gauss(100, 20)]
         turns = base.randint(50, 70)
@@ -54,7 +54,7 @@ def synthetic(folder: Path, *, seed: int, first_wins: float, score_shift: float 
     write_table(rows, folder / "games.csv", "csv")
     settings = {"format": "ttr-simulation/1", "map": "europe", "map_json": None, "players": 2, "bots": ["greedy"],
                 "seed": sim_seed, "time_per_move": 1.0, "table_format": "csv"}
-    (folder / SETTINGS).write_text(json.dumps({"settings": settings, "labels": ["greedy"], "games_done": GAMES}))
+    (folder / SETTINGS).write_text(json.dumps({"settings": settings, "labels": ["greedy"], "games_done": games}))
     return folder
 
 
@@ -105,11 +105,10 @@ def test_paired_runs_use_paired_tests(tmp_path: Path) -> None:
 
 
 def test_report_page_and_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("matplotlib")
-    a = synthetic(tmp_path / "a", seed=1, first_wins=0.5, sim_seed=1)
-    b = synthetic(tmp_path / "b", seed=2, first_wins=0.75, sim_seed=2)
-    page = build_report([a, b])
-    assert "Differences (B - A)" in page and "<td><b>yes</b></td>" in page
+    a = synthetic(tmp_path / "a", seed=1, first_wins=0.5, sim_seed=1, games=40)
+    b = synthetic(tmp_path / "b", seed=2, first_wins=0.95, sim_seed=2, games=40)
+    table = difference_table(*compare_results(load_results(a), load_results(b)))  # build_report's section
+    assert "Welch" in table and "<td>win rate, seat 1</td>" in table and "<td><b>yes</b></td>" in table
     assert main(["report", str(a), str(b), "--json"]) == 0
     assert "win rate, seat 1" in json.loads(capsys.readouterr().out)["real"]
     assert main(["report", str(a), "--json"]) != 0
