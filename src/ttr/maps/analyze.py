@@ -258,3 +258,22 @@ def format_analysis(analysis: dict[str, Any], *, width: int = 110, color: bool =
     bridges = analysis["bridges"]
     console.print(f"Bridges (a connection whose loss splits the board): {', '.join(bridges) if bridges else 'none'}")
     return out.getvalue()
+
+
+def draft_shortest(data: Any, a: str, b: str) -> int | None:
+    """The shortest path in trains between two cities of a draft map's parsed JSON (unchecked: routes that are
+    not well formed are skipped), or None when they are not joined."""
+    graph = nx.Graph()
+    routes = data.get("routes") if isinstance(data, dict) else None
+    for route in routes if isinstance(routes, list) else []:
+        if not isinstance(route, dict):
+            continue
+        x, y, length = route.get("a"), route.get("b"), route.get("length")
+        if not (isinstance(x, str) and isinstance(y, str) and isinstance(length, int) and length > 0 and x != y):
+            continue
+        if not graph.has_edge(x, y) or graph.edges[x, y]["length"] > length:
+            graph.add_edge(x, y, length=length)
+    try:
+        return int(nx.dijkstra_path_length(graph, a, b, weight="length"))
+    except (nx.NetworkXNoPath, nx.NodeNotFound):
+        return None

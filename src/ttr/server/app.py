@@ -25,6 +25,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from ttr.engine import Game
 from ttr.maps import BUILTIN_MAPS
 from ttr.records import write_record
+from ttr.server import custom_maps
 from ttr.server.bot_pool import BotPool
 from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
@@ -33,6 +34,7 @@ from ttr.server.mapdata import board_svg, map_data, maps_list
 from ttr.server.protocol import MAX_BODY, ProtocolError, parse_client_message
 from ttr.server.rooms import GameManager
 from ttr.server.store import FINISHED, GameStore, open_store
+from ttr.server.studio import studio_router
 from ttr.server.views import last_for, view_for
 
 log = logging.getLogger("ttr.server")
@@ -143,9 +145,11 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         return maps_list()
 
     def known_map(name: str) -> str:
-        if name not in BUILTIN_MAPS:
+        if name not in BUILTIN_MAPS and not custom_maps.known(name):
             raise ApiError(404, "not_found", f"unknown map {name[:40]!r} (maps: {', '.join(BUILTIN_MAPS)})")
         return name
+
+    app.include_router(studio_router(manager, the_pool))  # the map editor: check, custom maps, simulations
 
     @app.get("/api/maps/{name}")
     async def get_map(name: str) -> dict[str, Any]:

@@ -1,0 +1,197 @@
+"""The map editor's server side (`#/editor`): check a draft map with every problem at its place, suggest a
+ticket's points, take a custom map for new games, and simulate bot games on it into a report.
+
+    POST /api/maps/check          {map}        -> {ok, problems: [{where, message, section, index, field}]}
+    POST /api/maps/suggest        {map, a, b}  -> {shortest, points}
+    POST /api/maps/custom         {map}        -> {name, title, players_min, players_max}
+    POST /api/studio/simulations  {map, players, bots, games} -> {id}
+    GET  /api/studio/simulations/{id}          -> {id, status, done, total, error}
+    GET  /api/studio/simulations/{id}/report   -> the report page (HTML)
+
+Simulations play their games in the server's bot pool, one at a time per worker, beside the live games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import re
+import secrets
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from ttr.bots import BOTS
+from ttr.maps.analyze import draft_shortest, suggested_points
+from ttr.maps.check import check_map
+from ttr.server import custom_maps
+from ttr.server.bot_pool import BotPool
+from ttr.server.config import ApiError
+
+log = logging.getLogger("ttr.server")
+
+MAX_SIM_GAMES = 1000
+MAX_SIMULATIONS = 8  # kept in memory (the oldest finished one is dropped first)
+WHERE = re.compile(r"^(?P<section>[a-z_]+)(?:\[(?P<index>\d+)\])?(?:\.(?P<field>.+))?$")
+
+
+def locate(where: str) -> dict[str, Any]:
+    """A problem's place as parts the editor points at: ``routes[12].color`` -> routes, 12, color."""
+    match = WHERE.match(where)
+    if match is None:
+        return {"section": where, "index": None, "field": None}
+    index = match.group("index")
+    return {"section": match.group("section"), "index": int(index) if index is not None else None,
+            "field": match.group("field")}
+
+
+def problems_json(data: Any) -> list[dict[str, Any]]:
+    """Every problem of a draft map (`ttr.maps.check.check_map`), with its place split for the editor."""
+    return [{"where": p.where, "message": p.message, **locate(p.where)} for p in check_map(data)]
+
+
+@dataclass
+class Simulation:
+    """A simulation the editor started: its progress, and the report once it is done."""
+
+    id: str
+    total: int
+    done: int = 0
+    status: str = "running"  # running, done, error
+    error: str = ""
+    report: str = ""
+    folder: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="ttr-studio-sim-")))
+
+    def to_json(self) -> dict[str, Any]:
+        """The progress as the page polls it."""
+        return {"id": self.id, "status": self.status, "done": self.done, "total": self.total, "error": self.error}
+
+
+def _body_map(body: Any) -> Any:
+    if not isinstance(body, dict) or "map" not in body:
+        raise ApiError(400, "malformed", "the body is a JSON object with the map file's data in 'map'")
+    return body["map"]
+
+
+def studio_router(manager: Any, pool: BotPool) -> APIRouter:
+    """The editor's routes, for `app.include_router`; `pool` plays the simulations' games."""
+    from ttr.server.app import _read_body  # here: app imports this module
+
+    router = APIRouter()
+    sims: dict[str, Simulation] = {}
+
+    @router.post("/api/maps/check")
+    async def check(request: Request) -> dict[str, Any]:
+        problems = problems_json(_body_map(await _read_body(request)))
+        return {"ok": not problems, "problems": problems}
+
+    @router.post("/api/maps/suggest")
+    async def suggest(request: Request) -> dict[str, Any]:
+        body = await _read_body(request)
+        data = _body_map(body)
+        a, b = body.get("a"), body.get("b")
+        if not isinstance(a, str) or not isinstance(b, str) or a == b:
+            raise ApiError(400, "malformed", "'a' and 'b' are two different city names")
+        shortest = draft_shortest(data, a, b)
+        return {"shortest": shortest, "points": suggested_points(shortest) if shortest is not None else None}
+
+    @router.post("/api/maps/custom", status_code=201)
+    async def custom(request: Request) -> dict[str, Any]:
+        name, game_map = custom_maps.register(_body_map(await _read_body(request)))
+        return {"name": name, "title": game_map.title, "players_min": game_map.rules.players_min,
+                "players_max": game_map.rules.players_max}
+
+    @router.post("/api/studio/simulations", status_code=201)
+    async def start_simulation(request: Request) -> dict[str, Any]:
+        body = await _read_body(request)
+        if not isinstance(body, dict):
+            raise ApiError(400, "malformed", "the body is {map, players, bots, games}")
+        name = body.get("map")
+        if not isinstance(name, str) or not custom_maps.known(name):
+            raise ApiError(400, "unknown_map", f"unknown map {str(name)[:40]!r}: send a custom map to "
+                           "POST /api/maps/custom first")
+        game_map = custom_maps.resolve(name)
+        players, games, bots = body.get("players", 2), body.get("games", 200), body.get("bots", "greedy")
+        rules = game_map.rules
+        whole = isinstance(players, int) and not isinstance(players, bool)
+        if not whole or not rules.players_min <= players <= rules.players_max:
+            raise ApiError(400, "bad_seats", f"'players' must be from {rules.players_min} to {rules.players_max}")
+        if not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= MAX_SIM_GAMES:
+            raise ApiError(400, "malformed", f"'games' must be a whole number from 1 to {MAX_SIM_GAMES}")
+        specs = tuple(b.strip() for b in bots.split(",")) if isinstance(bots, str) else ()
+        if not specs or any(spec not in BOTS for spec in specs):
+            raise ApiError(400, "unknown_level",
+                           f"'bots' names bots of the server, comma-separated ({', '.join(BOTS)})")
+        from ttr.sim.tournament import TournamentConfig
+
+        text = custom_maps.extra_for(name).get(custom_maps.EXTRA_KEY)
+        config = TournamentConfig(name, players, specs, games, seed=secrets.randbits(31), map_json=text)
+        if len(sims) >= MAX_SIMULATIONS:
+            finished = [s for s in sims.values() if s.status != "running"]
+            if not finished:
+                raise ApiError(429, "busy", f"{MAX_SIMULATIONS} simulations are running: wait for one to finish")
+            oldest = finished[0]
+            shutil.rmtree(oldest.folder, ignore_errors=True)
+            sims.pop(oldest.id)
+        sim = Simulation(secrets.token_hex(6), games)
+        sims[sim.id] = sim
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(asyncio.to_thread(_run, sim, config, pool, loop))
+        task.add_done_callback(lambda _t: None)
+        return {"id": sim.id}
+
+    def the_sim(sim_id: str) -> Simulation:
+        sim = sims.get(sim_id)
+        if sim is None:
+            raise ApiError(404, "not_found", f"no simulation {sim_id[:40]!r}")
+        return sim
+
+    @router.get("/api/studio/simulations/{sim_id}")
+    async def simulation(sim_id: str) -> dict[str, Any]:
+        return the_sim(sim_id).to_json()
+
+    @router.get("/api/studio/simulations/{sim_id}/report")
+    async def report(sim_id: str) -> HTMLResponse:
+        sim = the_sim(sim_id)
+        if sim.status != "done":
+            raise ApiError(409, "not_finished", f"the simulation is {sim.status}")
+        return HTMLResponse(sim.report)
+
+    return router
+
+
+def _run(sim: Simulation, config: Any, pool: BotPool, loop: asyncio.AbstractEventLoop) -> None:
+    """Play the simulation's games in the bot pool (from a thread), then build its report."""
+    from ttr.sim.simulate import play_rows, simulate
+
+    def runner(cfg: Any, indexes: list[int], with_records: bool) -> Iterator[Any]:
+        window = max(1, pool.workers)
+        pending: list[concurrent.futures.Future[Any]] = []
+        queue = list(indexes)
+        while queue or pending:
+            while queue and len(pending) < window:
+                pending.append(asyncio.run_coroutine_threadsafe(pool.run(play_rows, cfg, queue.pop(0)), loop))
+            finished, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            for fut in finished:
+                pending.remove(fut)
+                yield fut.result()
+
+    def progress(done: int, _total: int) -> None:
+        sim.done = done
+
+    try:
+        simulate(config, sim.folder, "csv", runner=runner, progress=progress)
+        from ttr.sim.report import build_report
+
+        sim.report = build_report([sim.folder])
+        sim.status = "done"
+    except Exception as exc:  # a report without matplotlib, a worker that failed: say so to the page
+        log.exception("simulation %s failed", sim.id)
+        sim.status, sim.error = "error", str(exc)[:300] or type(exc).__name__
