@@ -1,6 +1,7 @@
 """The map editor's server side (`#/editor`): check a draft map with every problem at its place, suggest a
 ticket's points, take a custom map for new games, and simulate bot games on it into a report.
 
+    GET  /api/maps/{name}/file                 -> the map file to edit (with a board placement)
     POST /api/maps/check          {map}        -> {ok, problems: [{where, message, section, index, field}]}
     POST /api/maps/suggest        {map, a, b}  -> {shortest, points}
     POST /api/maps/custom         {map}        -> {name, title, players_min, players_max}
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
 import logging
 import re
 import secrets
@@ -74,6 +76,21 @@ class Simulation:
         return {"id": self.id, "status": self.status, "done": self.done, "total": self.total, "error": self.error}
 
 
+def editable_file(name: str) -> dict[str, Any]:
+    """A shipped (or custom) map's file for the editor to start from, with a `board` placement (from the
+    drawn layout, in board units) when the file has none."""
+    from ttr.server.mapdata import map_data
+
+    game_map = custom_maps.resolve(name)
+    data = json.loads(json.dumps(game_map.to_json()))
+    if "board" not in data:
+        drawn = map_data(name)
+        width = float(drawn["width"])
+        data["board"] = {c["name"]: [round(c["x"] / width * 100, 1), round(min(100.0, c["y"] / width * 100), 1)]
+                         for c in drawn["cities"]}
+    return data
+
+
 def _body_map(body: Any) -> Any:
     if not isinstance(body, dict) or "map" not in body:
         raise ApiError(400, "malformed", "the body is a JSON object with the map file's data in 'map'")
@@ -86,6 +103,10 @@ def studio_router(manager: Any, pool: BotPool) -> APIRouter:
 
     router = APIRouter()
     sims: dict[str, Simulation] = {}
+
+    @router.get("/api/maps/{name}/file")
+    async def map_file(name: str) -> dict[str, Any]:
+        return editable_file(name)
 
     @router.post("/api/maps/check")
     async def check(request: Request) -> dict[str, Any]:

@@ -3,6 +3,7 @@ import { initialLang, setLang, currentLang, onLangChange } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showGame } from "./game.js";
 import { showReplay } from "./replay.js";
+import { showEditor } from "./editor.js";
 import { ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
@@ -15,6 +16,7 @@ const LOAD_ERRORS = {
   game: ["error.load.game", "error.load.game_network"],
   replay: ["error.load.replay", "error.load.replay_network"],
   lobby: ["error.load.maps", "error.load.maps_network"],
+  editor: ["error.load.maps", "error.load.maps_network"],
 };
 
 /** A page that did not open: why, in the page's language (worded again on a change), the server's own words
@@ -48,6 +50,9 @@ async function route() {
     } else if (parts[0] === "replay" && parts[1]) {
       page = "replay";
       current = await showReplay(main, parts[1], Number(parts[2] || 0));
+    } else if (parts[0] === "editor") {
+      page = "editor";
+      current = await showEditor(main);
     } else current = await showLobby(main);
   } catch (err) {
     current = loadFailed(main, err, page);
