@@ -126,3 +126,16 @@ def test_a_simulation_runs_in_the_pool_to_its_report(client: TestClient) -> None
     assert status == {"id": sim["id"], "status": "done", "done": 12, "total": 12, "error": ""}
     page = client.get(f"/api/studio/simulations/{sim['id']}/report").text
     assert "Ticket to Ride simulation report" in page and "12 games" in page
+
+
+def test_map_files_to_start_from(client: TestClient) -> None:
+    from ttr.maps import load_map
+    from ttr.maps.check import check_map
+
+    europe = client.get("/api/maps/europe/file").json()
+    assert check_map(europe) == []  # a board placement added from the drawn layout is a valid one
+    assert client.post("/api/maps/check", json={"map": europe}).json()["ok"]  # 24 KB: above the game API's limit
+    assert client.post("/api/maps/check", content=b"[" * 600_000).status_code == 413
+    assert set(europe["board"]) == {c.name for c in load_map("europe").cities}
+    assert client.get("/api/maps/usa/file").json() == load_map("usa").to_json()  # it has its own placement
+    assert client.get("/api/maps/atlantis/file").status_code == 404

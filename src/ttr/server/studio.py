@@ -40,6 +40,7 @@ from ttr.server.config import ApiError
 log = logging.getLogger("ttr.server")
 
 MAX_SIM_GAMES = 1000
+MAX_MAP_BODY = 512 * 1024  # bytes: Europe's file is 24 KB
 MAX_SIMULATIONS = 8  # kept in memory (the oldest finished one is dropped first)
 WHERE = re.compile(r"^(?P<section>[a-z_]+)(?:\[(?P<index>\d+)\])?(?:\.(?P<field>.+))?$")
 
@@ -82,13 +83,28 @@ def editable_file(name: str) -> dict[str, Any]:
     from ttr.server.mapdata import map_data
 
     game_map = custom_maps.resolve(name)
-    data = json.loads(json.dumps(game_map.to_json()))
+    data: dict[str, Any] = json.loads(json.dumps(game_map.to_json()))
     if "board" not in data:
         drawn = map_data(name)
         width = float(drawn["width"])
         data["board"] = {c["name"]: [round(c["x"] / width * 100, 1), round(min(100.0, c["y"] / width * 100), 1)]
                          for c in drawn["cities"]}
     return data
+
+
+async def _read_body(request: Request) -> Any:
+    """The JSON body, up to `MAX_MAP_BODY` bytes (a map file is larger than the game API's bodies)."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_MAP_BODY:
+            raise ApiError(413, "too_large", f"the body is over {MAX_MAP_BODY} bytes")
+        chunks.append(chunk)
+    try:
+        return json.loads(b"".join(chunks) or b"null")
+    except (ValueError, RecursionError):
+        raise ApiError(400, "malformed", "the body is not JSON") from None
 
 
 def _body_map(body: Any) -> Any:
@@ -99,8 +115,6 @@ def _body_map(body: Any) -> Any:
 
 def studio_router(manager: Any, pool: BotPool) -> APIRouter:
     """The editor's routes, for `app.include_router`; `pool` plays the simulations' games."""
-    from ttr.server.app import _read_body  # here: app imports this module
-
     router = APIRouter()
     sims: dict[str, Simulation] = {}
 
