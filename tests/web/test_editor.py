@@ -106,3 +106,27 @@ def test_build_check_fix_save_play_and_simulate(page: Any, server: Served, tmp_p
     href = page.get_attribute("#ed-sim-report", "href")
     report = page.request.get(server.base + href)
     assert report.ok and "Ticket to Ride simulation report" in report.text() and "20 games" in report.text()
+
+
+def test_start_from_usa_in_chinese_and_drag_a_city(page: Any, server: Served) -> None:
+    page.goto(f"{server.base}/#/editor")
+    page.wait_for_selector("main[data-view=editor]")
+    page.select_option("#lang-select", "zh-Hans")
+    page.wait_for_function("() => document.querySelector('#ed-start-go').textContent === '开始'")
+    page.select_option("#ed-start", "usa")
+    page.click("#ed-start-go")
+    page.wait_for_function("() => document.querySelectorAll('g.ed-city').length === 36")
+    assert page.locator("g.ed-route").count() == 100
+    assert problems(page) == 0
+    assert page.locator("#ed-status").inner_text() == "没有问题：地图可以游玩。"
+    # drag Miami: its board place changes, and undo puts it back
+    before = page.evaluate("() => JSON.parse(localStorage.getItem('ttr.editor.doc')).board['Miami']")
+    dot = page.locator('g.ed-city[data-city="Miami"] circle').first.bounding_box()
+    page.mouse.move(dot["x"] + dot["width"] / 2, dot["y"] + dot["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(dot["x"] - 60, dot["y"] - 40, steps=5)
+    page.mouse.up()
+    moved = page.evaluate("() => JSON.parse(localStorage.getItem('ttr.editor.doc')).board['Miami']")
+    assert moved != before and moved[0] < before[0]
+    page.click("#ed-undo")
+    assert page.evaluate("() => JSON.parse(localStorage.getItem('ttr.editor.doc')).board['Miami']") == before

@@ -22,7 +22,7 @@ import re
 import secrets
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -117,6 +117,7 @@ def studio_router(manager: Any, pool: BotPool) -> APIRouter:
     """The editor's routes, for `app.include_router`; `pool` plays the simulations' games."""
     router = APIRouter()
     sims: dict[str, Simulation] = {}
+    running: set[asyncio.Task[None]] = set()  # the simulations' tasks, held until they end
 
     @router.get("/api/maps/{name}/file")
     async def map_file(name: str) -> dict[str, Any]:
@@ -178,8 +179,9 @@ def studio_router(manager: Any, pool: BotPool) -> APIRouter:
         sim = Simulation(secrets.token_hex(6), games)
         sims[sim.id] = sim
         loop = asyncio.get_running_loop()
-        task = loop.create_task(asyncio.to_thread(_run, sim, config, pool, loop))
-        task.add_done_callback(lambda _t: None)
+        task = loop.create_task(asyncio.to_thread(_run, sim, config, pool, loop, lambda: bool(manager.stopping)))
+        running.add(task)
+        task.add_done_callback(running.discard)
         return {"id": sim.id}
 
     def the_sim(sim_id: str) -> Simulation:
@@ -202,8 +204,10 @@ def studio_router(manager: Any, pool: BotPool) -> APIRouter:
     return router
 
 
-def _run(sim: Simulation, config: Any, pool: BotPool, loop: asyncio.AbstractEventLoop) -> None:
-    """Play the simulation's games in the bot pool (from a thread), then build its report."""
+def _run(sim: Simulation, config: Any, pool: BotPool, loop: asyncio.AbstractEventLoop,
+         stopping: Callable[[], bool]) -> None:
+    """Play the simulation's games in the bot pool (from a thread), then build its report; a server that is
+    stopping ends it after the games under way (so the thread never outlives the server's loop)."""
     from ttr.sim.simulate import play_rows, simulate
 
     def runner(cfg: Any, indexes: list[int], with_records: bool) -> Iterator[Any]:
@@ -213,7 +217,9 @@ def _run(sim: Simulation, config: Any, pool: BotPool, loop: asyncio.AbstractEven
         while queue or pending:
             while queue and len(pending) < window:
                 pending.append(asyncio.run_coroutine_threadsafe(pool.run(play_rows, cfg, queue.pop(0)), loop))
-            finished, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            finished, _ = concurrent.futures.wait(pending, timeout=0.5, return_when=concurrent.futures.FIRST_COMPLETED)
+            if stopping():
+                raise RuntimeError("the server stopped before the simulation finished")
             for fut in finished:
                 pending.remove(fut)
                 yield fut.result()

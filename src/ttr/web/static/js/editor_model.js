@@ -119,11 +119,20 @@ export class EditorDoc {
       const city = d.cities.find((c) => c.name === name);
       if (city) Object.assign(city, coordsFor(x, y));
     };
-    if (record) this.change(apply);
-    else {
-      apply(this.data);
+    // a drag moves the city at every step; undo takes it back to where the drag began
+    if (this.moveStart === undefined || this.moveStart === null) this.moveStart = JSON.stringify(this.data);
+    apply(this.data);
+    if (!record) {
       for (const fn of this.listeners) fn();
+      return;
     }
+    const before = this.moveStart;
+    this.moveStart = null;
+    if (JSON.stringify(this.data) === before) return;
+    this.undoStack.push(before);
+    if (this.undoStack.length > HISTORY) this.undoStack.shift();
+    this.redoStack = [];
+    this.emit();
   }
 
   renameCity(old, name) {
