@@ -40,7 +40,7 @@ def error_of(r: Any, status: int, code: str) -> str:
 
 def test_maps(client: TestClient) -> None:
     maps = {m["name"]: m for m in client.get("/api/maps").json()}
-    assert set(maps) == {"europe", "new_york"}
+    assert set(maps) == {"europe", "new_york", "usa"}
     for name, entry in maps.items():
         m = load_map(name)
         assert (entry["players_min"], entry["players_max"]) == (m.rules.players_min, m.rules.players_max)

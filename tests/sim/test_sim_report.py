@@ -90,6 +90,7 @@ def test_two_folders_side_by_side(folders: tuple[Path, Path], tmp_path: Path) ->
     page = out.read_text(encoding="utf-8")
     assert "A: a: europe, 3 players, 4 games" in page and "B: b: europe, 3 players, 3 games" in page
     assert page.count("--n:2") == 8  # every section in two columns
+    assert "<h2>Differences (B - A)</h2>" in page and "Welch" in page  # other seeds and bots: not paired
 
 
 def test_the_sections_follow_the_maps(folders: tuple[Path, Path], tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""`ttr map check|show|render`: the map tools. A map is `europe`, `new_york`, or a map file path."""
+"""`ttr map check|show|analyze|render|print`: the map tools. A map is `europe`, `new_york`, or a map file path."""
 
 from __future__ import annotations
 
@@ -33,11 +33,41 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     show.add_argument("--json", action="store_true", help="print the summary as JSON")
     show.set_defaults(run=run_show)
 
+    analyze = tools.add_parser("analyze", help="static balance: tickets against shortest paths, bottlenecks, "
+                               "colours against the deck, cities by degree")
+    analyze.add_argument("map", metavar="MAP", help=MAP_HELP)
+    analyze.add_argument("--json", action="store_true", help="print the analysis as JSON (docs/maps.md)")
+    analyze.set_defaults(run=run_analyze)
+
     render = tools.add_parser("render", help="draw the board as SVG or PNG (by the output's extension)")
     render.add_argument("map", metavar="MAP", help=MAP_HELP)
     render.add_argument("-o", "--output", required=True, metavar="FILE", help="board.svg or board.png")
     render.add_argument("--scale", type=float, default=1.0, help="PNG only: pixels per SVG unit (default 1)")
     render.set_defaults(run=run_render)
+
+    printing = tools.add_parser("print", help="print and play: the board at a real size, ticket cards and a "
+                                "rules sheet, as SVG and PDF")
+    printing.add_argument("map", metavar="MAP", help=MAP_HELP)
+    printing.add_argument("--size", default="80x55cm", help="the board's size, WIDTHxHEIGHT with cm, mm or in "
+                          "(default: 80x55cm)")
+    printing.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder to write into")
+    printing.add_argument("--svg-only", action="store_true", help="write the SVG files only (no cairosvg needed)")
+    printing.set_defaults(run=run_print)
+
+
+def run_print(args: argparse.Namespace) -> int:
+    """Write the board at the asked size, the ticket sheets and the rules sheet (SVG, and PDF when possible)."""
+    from ttr.maps.printing import parse_size, pdf_available, print_map
+
+    size = parse_size(args.size)
+    game_map = load_map(args.map)
+    pdf = not args.svg_only
+    if pdf and not pdf_available():
+        raise MapError("PDF output needs cairosvg and the cairo library (pip install 'ttr[png]'); "
+                       "or give --svg-only")
+    written = print_map(game_map, size, Path(args.output), pdf=pdf)
+    print(f"wrote {len(written)} files to {args.output}: {', '.join(p.name for p in written)}")
+    return 0
 
 
 def read_map_data(name_or_path: str) -> Any:
@@ -80,6 +110,18 @@ def run_show(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2, ensure_ascii=False))
     else:
         sys.stdout.write(format_summary(summary, color=sys.stdout.isatty()))
+    return 0
+
+
+def run_analyze(args: argparse.Namespace) -> int:
+    """Print the map's static analysis as tables, or as JSON with --json."""
+    from ttr.maps.analyze import analyze_map, format_analysis  # here: networkx and numpy load only for this
+
+    analysis = analyze_map(load_map(args.map))
+    if args.json:
+        print(json.dumps(analysis, indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(format_analysis(analysis, color=sys.stdout.isatty()))
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import time
 from pathlib import Path
@@ -22,14 +23,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the simulate and report sub-commands."""
     p = sub.add_parser("simulate", help="play many bot games into a results folder (per-game rows)")
     p.add_argument("--map", default="europe", help="map name or map file (rule variants: docs/maps.md)")
-    p.add_argument("--players", type=int, default=4, help="seats per game (default: 4)")
-    p.add_argument("--bots", default="greedy",
+    p.add_argument("--players", type=int, default=None, help="seats per game (default: 4)")
+    p.add_argument("--bots", default=None,
                    help="comma-separated bot names, rotated through the seats (e.g. greedy,greedy,mcts:easy,random;"
                         " default: greedy)")
-    p.add_argument("--games", type=int, default=1000, help="number of games (default: 1000)")
+    p.add_argument("--games", type=int, default=None, help="number of games (default: 1000)")
     p.add_argument("--jobs", default="auto", help="worker processes, or auto = one per CPU (default: auto); "
                                                   "the results do not depend on it")
-    p.add_argument("--seed", type=int, default=0, help="game i uses seed S+i (default: 0)")
+    p.add_argument("--seed", type=int, default=None, help="game i uses seed S+i (default: 0)")
+    p.add_argument("--paired-with", metavar="DIR", default=None,
+                   help="play the same deals as the simulation in DIR: its seed, players, bots and games "
+                        "(for `ttr report DIR OUT`, which then uses paired tests)")
     p.add_argument("--out", required=True, metavar="DIR",
                    help="results folder; re-running with the same settings continues an interrupted run")
     p.add_argument("--format", choices=["parquet", "csv"], default=None,
@@ -46,6 +50,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     r.add_argument("-o", "--output", default="report.html", help="the HTML file to write (default: report.html)")
     r.add_argument("--markdown", action="store_true",
                    help="print the win-rate table (95%% Wilson intervals) of every folder as Markdown instead")
+    r.add_argument("--json", action="store_true",
+                   help="with two folders: print the comparison (B - A, intervals, tests, real differences) as JSON")
     r.set_defaults(run=run_report)
 
 
@@ -64,11 +70,42 @@ def _jobs(text: str) -> int:
     return jobs
 
 
+DEFAULTS = {"players": 4, "bots": "greedy", "games": 1000, "seed": 0}
+
+
+def _settle_pairing(args: argparse.Namespace) -> None:
+    """Fill in --players, --bots, --games and --seed: from the --paired-with folder, else the defaults. A value
+    given that differs from the paired folder's is refused (the deals would not be the same)."""
+    if args.paired_with is None:
+        for key, value in DEFAULTS.items():
+            if getattr(args, key) is None:
+                setattr(args, key, value)
+        return
+    from ttr.sim.simulate import SETTINGS
+
+    path = Path(args.paired_with) / SETTINGS
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        settings = saved["settings"]
+        base = {"players": int(settings["players"]), "bots": ",".join(settings["bots"]),
+                "seed": int(settings["seed"]), "games": int(saved["games_done"])}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise TTRError(f"--paired-with: {path} is not a simulation's settings ({exc})") from None
+    for key, value in base.items():
+        given = getattr(args, key)
+        if given is None or key == "games":
+            setattr(args, key, value if given is None else given)
+        elif (",".join(b.strip() for b in given.split(",")) if key == "bots" else given) != value:
+            raise TTRError(f"--{key} {given} differs from {args.paired_with}'s {value}: paired runs share the seed, "
+                           "players and bots (leave it out)")
+
+
 def run_simulate(args: argparse.Namespace) -> int:
     """Run the simulation with a progress bar and ETA (on stderr); Ctrl-C keeps the finished games."""
     from ttr.sim.rows import have_pyarrow
     from ttr.sim.simulate import run_local
 
+    _settle_pairing(args)
     bots = bots_to_play(args)
     fmt = args.format or ("parquet" if have_pyarrow() else "csv")
     if fmt == "parquet" and not have_pyarrow():
@@ -139,8 +176,14 @@ def _simulate(args: argparse.Namespace, config: TournamentConfig, out: Path, fmt
 
 def run_report(args: argparse.Namespace) -> int:
     """Write the HTML report of one or two simulation folders."""
-    from ttr.sim.report import ReportError, markdown_table, write_report
+    from ttr.sim.report import ReportError, comparison, markdown_table, write_report
 
+    if args.json:
+        try:
+            print(json.dumps(comparison([Path(f) for f in args.folders]), indent=2))
+        except ReportError as exc:
+            raise TTRError(str(exc)) from None
+        return 0
     if args.markdown:
         try:
             print(markdown_table([Path(f) for f in args.folders]), end="")

@@ -1,4 +1,4 @@
-"""Maps as data: the shipped maps (`europe`, `new_york`) and custom map files loaded by path."""
+"""Maps as data: the shipped maps (`europe`, `new_york`, `usa`) and custom map files loaded by path."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 from ttr.errors import MapError
 from ttr.maps.model import City, GameMap, Route, Rules, Ticket, dump_map_json, parse_map
 
-BUILTIN_MAPS = ("europe", "new_york")
+BUILTIN_MAPS = ("europe", "new_york", "usa")
 
 __all__ = ["BUILTIN_MAPS", "City", "GameMap", "Route", "Rules", "Ticket", "dump_map_json", "load_map",
            "parse_map"]

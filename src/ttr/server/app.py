@@ -27,6 +27,7 @@ from ttr.engine import Game
 from ttr.maps import BUILTIN_MAPS
 from ttr.records import write_record
 from ttr.server import chat
+from ttr.server import custom_maps
 from ttr.server.bot_pool import BotPool
 from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
@@ -39,6 +40,7 @@ from ttr.server.rate_limits import client_key
 from ttr.server.reviews import Reviews, add_review_routes
 from ttr.server.rooms import GameManager
 from ttr.server.store import ABANDONED, FINISHED, RUNNING, GameStore, open_store
+from ttr.server.studio import studio_router
 from ttr.server.views import last_for, view_for
 
 log = logging.getLogger("ttr.server")
@@ -179,9 +181,11 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         return maps_list()
 
     def known_map(name: str) -> str:
-        if name not in BUILTIN_MAPS:
+        if name not in BUILTIN_MAPS and not custom_maps.known(name):
             raise ApiError(404, "not_found", f"unknown map {name[:40]!r} (maps: {', '.join(BUILTIN_MAPS)})")
         return name
+
+    app.include_router(studio_router(manager, the_pool))  # the map editor: check, custom maps, simulations
 
     @app.get("/api/maps/{name}")
     async def get_map(name: str) -> dict[str, Any]:

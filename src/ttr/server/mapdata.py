@@ -8,6 +8,7 @@ from typing import Any
 from ttr.maps import BUILTIN_MAPS, load_map
 from ttr.maps.layout import layout_board
 from ttr.maps.render import TITLE_HEIGHT, city_ids, render_svg
+from ttr.server.custom_maps import resolve
 
 WIDTH = 1000.0
 
@@ -24,8 +25,9 @@ def maps_list() -> list[dict[str, Any]]:
 
 @lru_cache(maxsize=8)
 def map_data(name: str) -> dict[str, Any]:
-    """A shipped map for the page, with the board layout of `board.svg` scaled to 1000 wide."""
-    m = load_map(name)
+    """A shipped (or registered custom) map for the page, with the board layout of `board.svg` scaled to 1000
+    wide."""
+    m = resolve(name)
     layout = layout_board(m, top=TITLE_HEIGHT)
     k = WIDTH / layout.width
     ids = city_ids(m)
@@ -68,5 +70,5 @@ def map_data(name: str) -> dict[str, Any]:
 
 @lru_cache(maxsize=8)
 def board_svg(name: str) -> str:
-    """The board drawing of a shipped map."""
-    return render_svg(load_map(name))
+    """The board drawing of a shipped (or registered custom) map."""
+    return render_svg(resolve(name))

@@ -24,7 +24,8 @@ from typing import Any, TypeVar
 
 from ttr.bots import BOTS
 from ttr.engine import Game
-from ttr.maps import BUILTIN_MAPS, load_map
+from ttr.maps import BUILTIN_MAPS
+from ttr.server import custom_maps
 from ttr.server.bot_pool import BotPool
 from ttr.server.clocks import parse_clock
 from ttr.server.cluster import Cluster, make_cluster
@@ -230,7 +231,7 @@ class GameManager:
         if info is None:
             return None
         stored = await self.db(self.store.actions, game_id)
-        game = Game.new(load_map(info.map), [s.name for s in info.seats], seed=info.seed)
+        game = Game.new(custom_maps.game_map_for(info), [s.name for s in info.seats], seed=info.seed)
         for action in stored:
             if action.seat != game.current:
                 raise StoreError(f"game {game_id}: stored action {action.version} is by seat {action.seat}, "
@@ -371,7 +372,7 @@ class GameManager:
             info.creator = creator
         await self.db(self.store.create_game, info)
         await self.cluster.claim(info.id)
-        game = Game.new(load_map(info.map), [s.name for s in info.seats], seed=info.seed)
+        game = Game.new(custom_maps.game_map_for(info), [s.name for s in info.seats], seed=info.seed)
         room = self.rooms[info.id] = Room(info, game)
         self._schedule(room)
         seats = []
@@ -395,9 +396,10 @@ class GameManager:
 
         refuse_unknown(body, CREATE_FIELDS)
         map_name = body.get("map", "europe")
-        if not isinstance(map_name, str) or map_name not in BUILTIN_MAPS:
-            raise bad(f"unknown map {str(map_name)[:40]!r} (maps: {', '.join(BUILTIN_MAPS)})", "unknown_map")
-        rules = load_map(map_name).rules
+        if not isinstance(map_name, str) or not custom_maps.known(map_name):
+            raise bad(f"unknown map {str(map_name)[:40]!r} (maps: {', '.join(BUILTIN_MAPS)}, or a custom map sent "
+                      "to POST /api/maps/custom)", "unknown_map")
+        rules = custom_maps.resolve(map_name).rules
         raw_seats = body.get("seats")
         if not isinstance(raw_seats, list):
             raise bad("'seats' must be a list of {type: 'human', name} or {type: 'bot', level, name?}")
@@ -460,7 +462,7 @@ class GameManager:
         if not isinstance(delay, int | float) or isinstance(delay, bool) or not 0 <= delay <= 10:
             raise bad("'bot_delay' must be a number of seconds from 0 to 10")
         info = GameInfo(id=secrets.token_hex(6), map=map_name, seed=seed, seats=seats, when_people_leave=when,
-                        bot_delay=float(delay), created=time.time(), extra=extra)
+                        bot_delay=float(delay), created=time.time(), extra={**extra, **custom_maps.extra_for(map_name)})
         clock = parse_clock(body.get("clock"))  # ttr.server.clocks
         if clock is not None:
             info.extra["clock"] = clock
@@ -664,8 +666,8 @@ class GameManager:
             return dict(room.hint[1])
         ids, actions, _ = room.legal()
         view = view_for(game, conn.seat)
-        view["map"] = room.info.map
-        index, reason, reason_i18n = await self.pool.hint(room.info.map, view, list(actions))
+        view["map"] = custom_maps.worker_ref(room.info.map)
+        index, reason, reason_i18n = await self.pool.hint(view["map"], view, list(actions))
         message = {"type": "hint", "id": ids[index], "text": str(actions[index]), "reason": reason,
                    "reason_i18n": reason_i18n, "version": version}
         room.hint = (version, message)
@@ -728,7 +730,7 @@ class GameManager:
                 if room.version != version:
                     continue
             view = view_for(game, seat)
-            view["map"] = room.info.map
+            view["map"] = custom_maps.worker_ref(room.info.map)
             ids, actions, _ = room.legal()
             seed = (room.info.seed * 1_000_003 + version) % 2**63
             try:
@@ -736,7 +738,7 @@ class GameManager:
                     index = await self.programs.choose(room.info.id, game, seat, level, list(actions),
                                                        (room.info.seed * 1_000_003 + seat) % 2**63)
                 else:
-                    index = await self.pool.choose(level, room.info.map, seat, seed, view, list(actions))
+                    index = await self.pool.choose(level, view["map"], seat, seed, view, list(actions))
             except Exception:
                 log.exception("bot %s failed in game %s at version %d; it plays its first legal action",
                               level, room.info.id, version)

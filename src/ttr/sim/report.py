@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import io
 import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from ttr.maps import GameMap, load_map
 from ttr.maps.model import parse_map
 from ttr.maps.render import render_svg
 from ttr.sim import stats
+from ttr.sim.compare import Difference, are_paired, compare
 from ttr.sim.rows import read_table
 from ttr.sim.simulate import SETTINGS
 
@@ -309,6 +311,38 @@ def _table(head: tuple[str, ...], lines: Sequence[tuple[str, ...]]) -> str:
     return "".join(out)
 
 
+def compare_results(a: Results, b: Results) -> tuple[list[Difference], bool]:
+    """Every figure of B against A (`ttr.sim.compare`), paired when the runs are; and whether they are."""
+    paired = are_paired(a.settings, b.settings)
+    differences = compare(a.rows, a.game_map, b.rows, b.game_map, paired=paired,
+                          players=(a.settings["players"], b.settings["players"]))
+    return differences, paired
+
+
+def difference_table(differences: list[Difference], paired: bool) -> str:
+    """The comparison as an HTML table, real differences first and marked."""
+    head = ("figure", "A", "B", "B - A (95% CI)", "p", "adjusted p", "real")
+    lines = []
+    for d in sorted(differences, key=lambda d: (not d.real, d.p_adjusted, d.group, d.figure)):
+        scale = 100.0 if _is_rate(d) else 1.0
+        unit = " pp" if _is_rate(d) else ""
+        interval = (f"{d.difference * scale:+.2f}{unit} ({d.low * scale:+.2f} to {d.high * scale:+.2f})"
+                    if math.isfinite(d.low) else f"{d.difference * scale:+.2f}{unit}")
+        fmt = ".1%" if _is_rate(d) else ".2f"
+        lines.append((d.figure, format(d.a, fmt), format(d.b, fmt), interval, f"{d.p:.3g}", f"{d.p_adjusted:.3g}",
+                      "yes" if d.real else ""))
+    kind = "paired t-tests on the same deals (same seed, players and bots)" if paired else "Welch's t-tests"
+    real = sum(d.real for d in differences)
+    note = (f"<p>{len(differences)} figures compared with {kind}; Benjamini-Hochberg adjusted; "
+            f"<b>{real} real difference{'s' if real != 1 else ''}</b> (adjusted p &lt; 0.05). Rates are in "
+            "percentage points (pp).</p>")
+    return note + _table(head, lines).replace("<td>yes</td></tr>", "<td><b>yes</b></td></tr>")
+
+
+def _is_rate(d: Difference) -> bool:
+    return d.group in ("seats", "bots", "tickets", "routes")
+
+
 # ---------------------------------------------------------------------- page
 
 STYLE = """
@@ -351,6 +385,11 @@ def build_report(folders: list[Path]) -> str:
     for label, res in zip(labels, results, strict=True):
         body.append(f"<li>{html.escape((label + ': ') if label else '')}{html.escape(res.title)}</li>")
     body.append("</ul>")
+    if len(results) == 2:
+        differences, paired = compare_results(*results)
+        body.append("<h2>Differences (B - A)</h2><p class='note'>Each figure is a mean of one value per game; "
+                    "the interval and the p-value come from a t-test, and the p-values of all figures are "
+                    "adjusted together for multiple comparisons.</p>" + difference_table(differences, paired))
     body.append(section("Bots", "Win rates with 95% Wilson intervals; a win shared by k seats counts 1/k.",
                         [bot_table(r) for r in results]))
     body.append(section("Score distributions", NOTES["scores"], [score_plots(fx, r) for r in results]))
@@ -399,6 +438,17 @@ def markdown_table(folders: list[Path]) -> str:
                          f"{p['wins'].rate:.1%} ({lo:.1%}-{hi:.1%}) | {p['mean_score']:.1f} | "
                          f"{p['tickets_completed']:.2f} / {p['tickets_failed']:.2f} |")
     return "\n".join(lines) + "\n"
+
+
+def comparison(folders: list[Path]) -> dict[str, Any]:
+    """The comparison of two folders as JSON (`ttr report A B --json`, format in docs/simulate.md)."""
+    from ttr.sim.compare import comparison_json
+
+    if len(folders) != 2:
+        raise ReportError("--json compares two simulation folders: give two")
+    a, b = (load_results(f) for f in folders)
+    differences, paired = compare_results(a, b)
+    return {**comparison_json(differences, paired), "a": str(folders[0]), "b": str(folders[1])}
 
 
 def write_report(folders: list[Path], out: Path) -> None:

@@ -6,6 +6,7 @@ import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
 import { showRules } from "./rules.js";
 import { showReview } from "./review.js";
+import { showEditor } from "./editor.js";
 import { ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
@@ -22,6 +23,7 @@ const LOAD_ERRORS = {
   game: ["error.load.game", "error.load.game_network"],
   replay: ["error.load.replay", "error.load.replay_network"],
   lobby: ["error.load.maps", "error.load.maps_network"],
+  editor: ["error.load.maps", "error.load.maps_network"],
 };
 
 /** A page that did not open: why, in the page's language (worded again on a change), the server's own words
@@ -68,6 +70,9 @@ async function route() {
     } else if (parts[0] === "review" && parts[1]) {
       page = "replay";
       current = await showReview(main, parts[1], Number(parts[2] || 0));
+    } else if (parts[0] === "editor") {
+      page = "editor";
+      current = await showEditor(main);
     } else current = await showLobby(main);
   } catch (err) {
     current = loadFailed(main, err, page);
