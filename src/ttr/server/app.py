@@ -26,8 +26,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from ttr.engine import Game
 from ttr.maps import BUILTIN_MAPS
 from ttr.records import write_record
-from ttr.server import chat
-from ttr.server import custom_maps
+from ttr.server import chat, custom_maps
 from ttr.server.bot_pool import BotPool
 from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
