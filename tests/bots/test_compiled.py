@@ -137,7 +137,8 @@ def test_the_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) 
     modules = _setup_modules()
     assert {"ttr.engine.game", "ttr.bots.greedy", "ttr.bots.playout"} <= set(modules)
     shutil.copytree(ROOT / "src", tmp_path / "src", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    shutil.copy(ROOT / "setup.py", tmp_path / "setup.py")  # alone: the project's metadata is not needed here
+    for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE"):  # mypyc reads pyproject's mypy settings
+        shutil.copy(ROOT / name, tmp_path / name)
     build = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--build-lib", "src"], cwd=tmp_path,
                            env={**os.environ, "TTR_COMPILE": "1"}, capture_output=True, text=True, timeout=900)
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]

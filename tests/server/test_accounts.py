@@ -198,6 +198,8 @@ def test_an_account_joins_its_seat_from_another_browser(client: httpx.Client, li
         snapshot = ws_join(live, game["id"], c2, 0)
         assert snapshot["type"] == "snapshot" and snapshot["seat"] == 0 and snapshot["legal"]
         assert ws_join(live, game["id"], c2, 1)["code"] == "not_your_seat"
-        # a socket opened by another site's page is refused before it can ride on the cookie
-        assert ws_join(live, game["id"], c2, 0, origin="http://evil.example")["code"] == "forbidden_origin"
+        # a socket opened by another site's page is refused before it can ride on the cookie: told why at once
+        with connect(live.server.ws_url(game["id"]),
+                     additional_headers=live.ws_headers(c2, "http://evil.example")) as foreign:
+            assert json.loads(foreign.recv(timeout=30))["code"] == "forbidden_origin"
     assert ws_join(live, game["id"], None, 0)["code"] == "not_logged_in"

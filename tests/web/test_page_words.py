@@ -9,7 +9,8 @@ from typing import Any
 from .conftest import Served, shot
 from .driver import api, click_and_wait, create_game, open_seat, state, wait_turn
 
-SERVER_CHANGES = {"leave_grace": 1.0}  # a person who left is played by the stand-in bot after 1 s
+SERVER_CHANGES = {"leave_grace": 1.0,  # a person who left is played by the stand-in bot after 1 s
+                  "chosen_seeds": True}  # games of two people on known deals (a test-only setting)
 
 
 

@@ -10,6 +10,8 @@ from typing import Any
 from .conftest import Served, shot
 from .driver import api
 
+SERVER_CHANGES = {"chosen_seeds": True}  # games of several people on known deals (a test-only setting)
+
 NOTHING_SECRET = """() => ({hand: document.querySelectorAll('#hand-cards').length,
   tickets: document.querySelectorAll('#ticket-list').length,
   offered: document.querySelectorAll('#action-panel [data-ticket]').length,
