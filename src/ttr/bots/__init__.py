@@ -79,14 +79,16 @@ def make_policy_bot(argument: str, game_map: GameMap, seat: int, seed: int) -> B
     needs the envs extra)."""
     from ttr.bots.policy_bot import make_policy_bot as make
 
-    return make(argument, game_map, seat, seed)
+    bot: Bot = make(argument, game_map, seat, seed)  # typed here: the compiled build's check skips that module
+    return bot
 
 
 def make_policy_sample_bot(argument: str, game_map: GameMap, seat: int, seed: int) -> Bot:
     """`policy_sample:PATH`: a trained policy file sampling its masked softmax (seeded)."""
     from ttr.bots.policy_bot import make_policy_bot as make
 
-    return make(argument, game_map, seat, seed, sample=True)
+    bot: Bot = make(argument, game_map, seat, seed, sample=True)
+    return bot
 
 
 PREFIXES: dict[str, Callable[[str, GameMap, int, int], Bot]] = {
