@@ -95,7 +95,7 @@ def test_the_shipped_policies_load_and_are_small(name: str, map_name: str) -> No
     assert net.meta["training"]["algorithm"] == "masked PPO"
 
 
-@pytest.mark.skipif(not HAS_TORCH, reason="torch is not installed (pip install 'ttr[train]'): no PPO training")
+@pytest.mark.skipif(not HAS_TORCH, reason="torch is not installed (pip install 'ttr-game[train]'): no PPO training")
 def test_a_short_ppo_run_trains_and_saves_a_playable_policy(tmp_path: Path) -> None:
     from ttr.envs.ppo import PPOConfig, train
 
