@@ -1,8 +1,8 @@
 // Paths over a player's routes: is a ticket joined, and which routes join it.
 import { splitPair } from "./i18n.js";
 
-/** Adjacency over the given routes (facts from board.routeFacts): city -> [{to, route}]. */
-function adjacency(routes) {
+/** Adjacency over the given routes (facts from board.routeFacts, or the map data's): city -> [{to, route}]. */
+export function adjacency(routes) {
   const adj = new Map();
   const add = (x, y, r) => {
     if (!adj.has(x)) adj.set(x, []);

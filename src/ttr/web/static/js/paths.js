@@ -1,20 +1,7 @@
 // A ticket's cheapest open path for a seat, from public facts only (the map, who holds which route): its own
 // routes cost nothing, open routes their length; another player's route is closed, and so is the other track
 // of a double route where only one may be claimed (few players) or whose other track the seat holds.
-
-/** Route ids by city: city -> [{to, route}] over the map data's routes. */
-function adjacency(routes) {
-  const adj = new Map();
-  const add = (x, y, r) => {
-    if (!adj.has(x)) adj.set(x, []);
-    adj.get(x).push({ to: y, route: r });
-  };
-  for (const r of routes) {
-    add(r.a, r.b, r);
-    add(r.b, r.a, r);
-  }
-  return adj;
-}
+import { adjacency } from "./graph.js";
 
 /** What route `r` costs `seat`: 0 its own, its length open, null closed. `owners`: route id -> seat. */
 export function routeCost(r, { owners, seat, singleUse }) {
