@@ -8,8 +8,9 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
-  const init = { method, headers: {} };
+/** A JSON call to the server (`headers` added to the request); a refusal is an ApiError. */
+export async function call(method, path, body, headers = {}) {
+  const init = { method, headers: { ...headers }, credentials: "same-origin" };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = typeof body === "string" ? body : JSON.stringify(body);

@@ -1,5 +1,5 @@
 // The online API (accounts, ratings, profiles): calls that carry the session's CSRF token, and the session.
-import { ApiError } from "./api.js";
+import { ApiError, call } from "./api.js";
 
 /** The logged-in account ({name, created}) or null, its CSRF token, and whether a session just expired. */
 export const session = { account: null, csrf: null, expired: false };
@@ -20,25 +20,13 @@ export function setSession(account, csrf, expired = false) {
 /** A JSON call to the server; a state-changing one sends the CSRF token; an error is an ApiError. A call
  * refused because the session expired logs the page out. */
 export async function onlineCall(method, path, body) {
-  const init = { method, headers: {}, credentials: "same-origin" };
-  if (method !== "GET" && session.csrf) init.headers["X-CSRF-Token"] = session.csrf;
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  const res = await fetch(path, init);
-  let data = null;
+  const headers = method !== "GET" && session.csrf ? { "X-CSRF-Token": session.csrf } : {};
   try {
-    data = await res.json();
-  } catch {
-    data = null;
+    return await call(method, path, body, headers);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "session_expired") setSession(null, null, true);
+    throw err;
   }
-  if (!res.ok) {
-    const err = (data && data.error) || {};
-    if (err.code === "session_expired") setSession(null, null, true);
-    throw new ApiError(res.status, err.code || String(res.status), err.message || res.statusText);
-  }
-  return data;
 }
 
 /** Ask the server who is logged in. */
