@@ -50,8 +50,8 @@ def _version(initdb: str) -> tuple[int, str]:
     return (int(version) if version.isdecimal() else -1, version)
 
 
-def start_postgres() -> Postgres:
-    """Start a cluster; `PostgresUnavailable` says why not."""
+def start_postgres(port: int | None = None) -> Postgres:
+    """Start a cluster (on `port`, else a free one); `PostgresUnavailable` says why not."""
     try:
         import psycopg  # noqa: F401
     except ImportError:
@@ -74,7 +74,7 @@ def start_postgres() -> Postgres:
             raise PostgresUnavailable("running as root and runuser is missing")
         os.chown(base, user.pw_uid, user.pw_gid)
         prefix = ["runuser", "-u", "postgres", "--"]
-    port = _free_port()
+    port = port or _free_port()
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([*prefix, *args], capture_output=True, text=True, timeout=120, check=False)
