@@ -147,3 +147,31 @@ def test_an_idle_game_is_abandoned_at_start_not_loaded(tmp_path: Path) -> None:
             assert time.monotonic() < deadline
             time.sleep(0.02)
         assert gid not in manager.rooms
+
+
+def test_counting_starts_no_thread_and_expired_entries_are_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The limits are counted without a thread per burst of messages (limits' own storage starts a timer thread
+    10 ms after each), refuse past the limit, and drop what expired on a later count."""
+    import threading
+
+    from ttr.server.rate_limits import QuietMemoryStorage, RateLimits
+
+    limits = RateLimits(server_config(message_limit="5/second"))
+    started: list[threading.Thread] = []
+    monkeypatch.setattr(threading.Thread, "start", lambda self: started.append(self))
+    waits = [limits.hit(limits.message, "client-a") for _ in range(7)]
+    assert waits[:5] == [None] * 5 and all(w is not None and w > 0 for w in waits[5:])
+    assert limits.hit(limits.message, "client-b") is None  # another client counts apart
+    assert started == []
+    storage = limits._limiter.storage
+    assert isinstance(storage, QuietMemoryStorage)
+
+    def entries(client: str) -> int:
+        return sum(len(events) for key, events in storage.events.items() if client in key)
+
+    assert entries("client-a") == 5
+    monkeypatch.setattr(time, "time", lambda real=time.time: real() + 2.0)  # the window has passed
+    storage._next_expiry = 0.0
+    assert limits.hit(limits.message, "client-a") is None
+    assert entries("client-a") == 1 and entries("client-b") == 0
+    assert started == []

@@ -6,6 +6,8 @@ last activity), `ttr_actions` (one row per accepted action, primary key (game, v
 (a finished game's review of a seat, `ttr.review`, as JSON text, primary key (game, seat)). Appending an
 action is one transaction: `UPDATE ttr_games SET version = v + 1 WHERE id = ? AND version = v AND
 status = 'running'`, then the insert; if no row was updated, nothing is written (`StaleVersionError`).
+On PostgreSQL the two and the NOTIFY to the other servers are one statement (`_PG_APPEND`), run in
+autocommit: one round trip to the database per accepted action, atomic as any single statement is.
 """
 
 from __future__ import annotations
@@ -41,6 +43,20 @@ _ADVANCE = (
 _ADVANCE_AND_FINISH = _ADVANCE.values(status=FINISHED, winners=bindparam("winners"))
 _APPEND = insert(actions)
 _NOTIFY = text("SELECT pg_notify('ttr', :payload)")
+# PostgreSQL: advance the version, insert the action and NOTIFY, as one statement (one round trip, its own
+# transaction): a data-modifying CTE, where the insert and the notification happen only if the version moved.
+_PG_APPEND_SQL = """
+WITH advanced AS (
+    UPDATE ttr_games SET version = :next_v, updated = :now{finish}
+    WHERE id = :gid AND version = :v AND status = 'running' RETURNING id
+), inserted AS (
+    INSERT INTO ttr_actions (game_id, version, seat, action_id)
+    SELECT id, :v, :seat, :action_id FROM advanced RETURNING game_id
+)
+SELECT pg_notify('ttr', :payload) FROM inserted
+"""
+_PG_APPEND = text(_PG_APPEND_SQL.format(finish=""))
+_PG_APPEND_AND_FINISH = text(_PG_APPEND_SQL.format(finish=", status = 'finished', winners = :winners"))
 _ACTIONS = (
     select(actions.c.version, actions.c.seat, actions.c.action_id)
     .where(actions.c.game_id == bindparam("gid"), actions.c.version >= bindparam("since")).order_by(actions.c.version)
@@ -71,6 +87,7 @@ class SqlStore:
         self.notifies = self.dialect == "postgresql"  # each append NOTIFYs the other servers (ttr.server.cluster)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")  # one statement each
         upgrade(self.engine)
 
     # ------------------------------------------------------------------ games
@@ -112,6 +129,9 @@ class SqlStore:
                       winners: list[int] | None = None) -> None:
         """Store the action applied at `version` (compare-and-set on the game's version); with `winners`, the
         game's end (status and winners) in the same transaction."""
+        if self.dialect == "postgresql":
+            self._append_pg(game_id, version, seat, action_id, winners)
+            return
         try:
             with self.engine.begin() as conn:
                 values = {"gid": game_id, "v": version, "next_v": version + 1, "now": time.time()}
@@ -124,6 +144,21 @@ class SqlStore:
                 conn.execute(_APPEND, {"game_id": game_id, "version": version, "seat": seat, "action_id": action_id})
                 if self.notifies:  # delivered at the commit, to every server listening
                     conn.execute(_NOTIFY, {"payload": f"a|{game_id}|{version + 1}|{seat}|{action_id}"})
+        except IntegrityError:  # a concurrent writer inserted this version first
+            raise StaleVersionError(f"game {game_id} has an action at version {version} already") from None
+
+    def _append_pg(self, game_id: str, version: int, seat: int, action_id: int, winners: list[int] | None) -> None:
+        values: dict[str, Any] = {"gid": game_id, "v": version, "next_v": version + 1, "now": time.time(),
+                                  "seat": seat, "action_id": action_id,
+                                  "payload": f"a|{game_id}|{version + 1}|{seat}|{action_id}"}
+        statement = _PG_APPEND
+        if winners is not None:
+            statement, values["winners"] = _PG_APPEND_AND_FINISH, json.dumps(list(winners))
+        try:
+            with self._autocommit.connect() as conn:
+                stored = conn.execute(statement, values).first() is not None
+                if not stored:
+                    raise self._why_not(conn, game_id, version)
         except IntegrityError:  # a concurrent writer inserted this version first
             raise StaleVersionError(f"game {game_id} has an action at version {version} already") from None
 
@@ -187,7 +222,7 @@ class SqlStore:
 
     def notify(self, payload: str) -> None:
         """NOTIFY the servers sharing this PostgreSQL database (`ttr.server.cluster`)."""
-        with self.engine.begin() as conn:
+        with self._autocommit.connect() as conn:
             conn.execute(_NOTIFY, {"payload": payload})
 
     def libpq_url(self) -> str:
