@@ -7,12 +7,17 @@ last activity), `ttr_actions` (one row per accepted action, primary key (game, v
 action is one transaction: `UPDATE ttr_games SET version = v + 1 WHERE id = ? AND version = v AND
 status = 'running'`, then the insert; if no row was updated, nothing is written (`StaleVersionError`).
 On PostgreSQL the two and the NOTIFY to the other servers are one statement (`_PG_APPEND`), run in
-autocommit: one round trip to the database per accepted action, atomic as any single statement is.
+autocommit: one round trip to the database per accepted action, atomic as any single statement is. On
+SQLite the two statements go straight to the driver on one connection the store keeps for appends
+(`_SQLITE_ADVANCE`, `_SQLITE_APPEND`): the same transaction without SQLAlchemy's per-statement work, which
+cost more than SQLite's own.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
+import threading
 import time
 from typing import Any
 
@@ -57,6 +62,10 @@ SELECT pg_notify('ttr', :payload) FROM inserted
 """
 _PG_APPEND = text(_PG_APPEND_SQL.format(finish=""))
 _PG_APPEND_AND_FINISH = text(_PG_APPEND_SQL.format(finish=", status = 'finished', winners = :winners"))
+_SQLITE_ADVANCE = ("UPDATE ttr_games SET version = ?, updated = ? WHERE id = ? AND version = ? AND status = 'running'")
+_SQLITE_ADVANCE_AND_FINISH = ("UPDATE ttr_games SET version = ?, updated = ?, status = 'finished', winners = ? "
+                              "WHERE id = ? AND version = ? AND status = 'running'")
+_SQLITE_APPEND = "INSERT INTO ttr_actions (game_id, version, seat, action_id) VALUES (?, ?, ?, ?)"
 _ACTIONS = (
     select(actions.c.version, actions.c.seat, actions.c.action_id)
     .where(actions.c.game_id == bindparam("gid"), actions.c.version >= bindparam("since")).order_by(actions.c.version)
@@ -89,6 +98,8 @@ class SqlStore:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")  # one statement each
         upgrade(self.engine)
+        self._appender: Any = None  # SQLite: the driver connection kept for appends (opened on first use)
+        self._append_lock = threading.Lock()
 
     # ------------------------------------------------------------------ games
 
@@ -132,6 +143,9 @@ class SqlStore:
         if self.dialect == "postgresql":
             self._append_pg(game_id, version, seat, action_id, winners)
             return
+        if self.dialect == "sqlite":
+            self._append_sqlite(game_id, version, seat, action_id, winners)
+            return
         try:
             with self.engine.begin() as conn:
                 values = {"gid": game_id, "v": version, "next_v": version + 1, "now": time.time()}
@@ -161,6 +175,34 @@ class SqlStore:
                     raise self._why_not(conn, game_id, version)
         except IntegrityError:  # a concurrent writer inserted this version first
             raise StaleVersionError(f"game {game_id} has an action at version {version} already") from None
+
+    def _append_sqlite(self, game_id: str, version: int, seat: int, action_id: int,
+                       winners: list[int] | None) -> None:
+        with self._append_lock:
+            if self._appender is None:
+                self._appender = self.engine.raw_connection()  # with the store's pragmas (WAL, busy timeout)
+            db = self._appender
+            cursor = db.cursor()
+            try:
+                if winners is None:
+                    cursor.execute(_SQLITE_ADVANCE, (version + 1, time.time(), game_id, version))
+                else:
+                    cursor.execute(_SQLITE_ADVANCE_AND_FINISH,
+                                   (version + 1, time.time(), json.dumps(list(winners)), game_id, version))
+                if cursor.rowcount != 1:
+                    db.rollback()
+                    with self.engine.connect() as conn:
+                        raise self._why_not(conn, game_id, version)
+                cursor.execute(_SQLITE_APPEND, (game_id, version, seat, action_id))
+                db.commit()
+            except sqlite3.IntegrityError:  # a concurrent writer inserted this version first
+                db.rollback()
+                raise StaleVersionError(f"game {game_id} has an action at version {version} already") from None
+            except BaseException:
+                db.rollback()
+                raise
+            finally:
+                cursor.close()
 
     def _why_not(self, conn: Any, game_id: str, version: int) -> StoreError:
         row = conn.execute(select(games.c.version, games.c.status).where(games.c.id == game_id)).first()
@@ -245,7 +287,11 @@ class SqlStore:
         return str(row.review) if row is not None else None
 
     def close(self) -> None:
-        """Close the connection pool."""
+        """Close the connection pool (and the appends' connection)."""
+        with self._append_lock:
+            if self._appender is not None:
+                self._appender.close()
+                self._appender = None
         self.engine.dispose()
 
 
