@@ -54,6 +54,7 @@ log = logging.getLogger("ttr.server")
 T = TypeVar("T")
 
 MAX_NAME = 40
+DB_THREADS = 16  # threads calling a networked store (ttr.server.sql_store.POOL_SIZE connections)
 CREATE_FIELDS = ("map", "seats", "when_people_leave", "seed", "bot_delay", "clock")  # what a create-game body may hold
 SEAT_FIELDS = ("type", "name", "level")  # ... and each of its seats
 
@@ -78,9 +79,11 @@ class GameManager:
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         # A local store (in memory, or a SQLite file in WAL mode: a commit takes well under a millisecond) is
         # called on the event loop: a hop to a thread costs more than the call under load (the GIL's switch
-        # interval). A networked database (PostgreSQL, ...) is called from worker threads.
+        # interval). A networked database (PostgreSQL, ...) is called from worker threads, as many as the store
+        # keeps connections (`DB_THREADS`): while the database is slow to answer, appends wait for it side by
+        # side rather than queued behind each other.
         self._inline = bool(getattr(store, "inline_ok", False))
-        self._db = ThreadPoolExecutor(4, thread_name_prefix="ttr-db")
+        self._db = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="ttr-db")
         self.times = ActionTimes()
         self._timers: set[asyncio.TimerHandle] = set()
         self._resumer: asyncio.Task[None] | None = None

@@ -72,6 +72,9 @@ _ACTIONS = (
 )
 
 
+POOL_SIZE = 16  # connections kept open to a networked database (the server calls it from as many threads)
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -91,6 +94,8 @@ class SqlStore:
         kwargs: dict[str, Any] = {}
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 10}
+        else:  # a connection for each of the server's database threads, kept open
+            kwargs["pool_size"], kwargs["max_overflow"] = POOL_SIZE, 8
         self.engine: Engine = create_engine(url, **kwargs)
         self.dialect = self.engine.dialect.name
         self.notifies = self.dialect == "postgresql"  # each append NOTIFYs the other servers (ttr.server.cluster)
