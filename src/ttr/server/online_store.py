@@ -16,7 +16,18 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
-from ttr.server.online_tables import ONLINE_TABLES, accounts, chat, ratings, results, seat_accounts, sessions
+from ttr.server.online_tables import (
+    ONLINE_TABLES,
+    accounts,
+    chat,
+    matches,
+    queue,
+    ratings,
+    results,
+    seat_accounts,
+    sessions,
+)
+from ttr.server.shared_state import SharedState
 from ttr.server.sql_store import metadata
 
 
@@ -58,6 +69,7 @@ class OnlineStore:
             self.owns_engine = False
         self.engine = engine
         metadata.create_all(engine, tables=list(ONLINE_TABLES))
+        self.shared = SharedState(engine)  # clocks, queues, open tables
 
     @classmethod
     def beside(cls, game_store: object) -> OnlineStore:
@@ -118,6 +130,8 @@ class OnlineStore:
         with self.engine.begin() as conn:
             conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
             conn.execute(delete(ratings).where(ratings.c.account_id == account_id))
+            conn.execute(delete(queue).where(queue.c.account_id == account_id))
+            conn.execute(delete(matches).where(matches.c.account_id == account_id))
             conn.execute(update(accounts).where(accounts.c.id == account_id)
                          .values(name_key=None, password_hash=None, deleted=when))
 
