@@ -36,7 +36,7 @@ class OnlineSettings:
     register_limit: str = "10/hour"  # registrations per client address
     login_limit: str = "20/minute"  # logins per client address
     login_name_limit: str = "10/minute"  # logins per account name (slows guessing one account's password)
-    chat_limit: str = "5/10second"  # chat messages per seat or spectator
+    chat_limit: str = "5/10 seconds"  # chat messages per seat or spectator
     clock_move: float = 90.0  # a real-time clock's default seconds per move (quick play uses it)
     clock_reserve: float = 300.0  # ... and its default reserve
     turn_move: float = 86400.0  # a turn-based clock's default seconds per move
