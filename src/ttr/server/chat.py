@@ -24,6 +24,10 @@ PHRASES = ("good_game", "your_turn", "thanks", "hello", "good_luck")  # keys `ch
 SEATS, SPECTATORS = "seats", "spectators"
 
 
+MARK = "\x01"  # begins the server's own lines (quick phrases, timeouts)
+MARKS = ("\x00", MARK)
+
+
 def channels_for(seat: int | None) -> tuple[str, ...]:
     """The channels a reader sees: a seat its own, a spectator both."""
     return (SEATS,) if seat is not None else (SEATS, SPECTATORS)
@@ -43,13 +47,17 @@ def clean_text(raw: Any) -> str:
 
 
 def message_json(stored: dict[str, Any]) -> dict[str, Any]:
-    """A stored message as sent: a quick phrase (kept as `\\x00phrase:KEY`) as `phrase`, a clock's timeout as
-    `event` ({kind: "timeout" or "autoplay", seat, bot}), else `text`."""
+    """A stored message as sent: a quick phrase (kept as `MARK + "phrase:KEY"`) as `phrase`, a clock's timeout
+    as `event` ({kind: "timeout" or "autoplay", seat, bot}), else `text`. The mark is a control character,
+    which no one's text keeps (`clean_text`): U+0001 (PostgreSQL's text holds no U+0000; older SQLite rows
+    have it)."""
     out = dict(stored)
     text = str(out.pop("text"))
-    if text.startswith("\x00phrase:"):
+    if text[:1] in MARKS:
+        text = MARK + text[1:]
+    if text.startswith(f"{MARK}phrase:"):
         out["phrase"] = text.split(":", 1)[1]
-    elif text.startswith("\x00timeout:"):  # the server's line: a seat's clock ran out (ttr.server.clocks)
+    elif text.startswith(f"{MARK}timeout:"):  # the server's line: a seat's clock ran out (ttr.server.clocks)
         seat, bot = text.split(":", 1)[1].split(":", 1)
         out["event"] = {"kind": "autoplay" if bot == "autoplay" else "timeout", "seat": int(seat),
                         "bot": None if bot == "autoplay" else bot}
@@ -93,7 +101,7 @@ async def say(online: Online, conn: Connection, data: dict[str, Any]) -> None:
     if phrase is not None:
         if phrase not in PHRASES:
             raise ProtocolError("malformed", f"unknown phrase {str(phrase)[:30]!r} (phrases: {', '.join(PHRASES)})")
-        text = f"\x00phrase:{phrase}"
+        text = f"{MARK}phrase:{phrase}"
     else:
         text = clean_text(data.get("text"))
     who = f"seat {conn.seat}" if conn.seat is not None else f"account {session.account.id if session else '-'}"

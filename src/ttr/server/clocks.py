@@ -37,7 +37,7 @@ LIMITS = {  # mode: (min time per move, max time per move, max reserve), in seco
 }
 CLOCK_FIELDS = ("mode", "move", "reserve")
 IN_A_ROW = 3  # timeouts in a row after which a bot plays the seat for the rest of the game
-TIMEOUT_MARK = "\x00timeout:"  # a chat line the server writes: "\x00timeout:SEAT:LEVEL" or "...:SEAT:autoplay"
+TIMEOUT_MARK = "\x01timeout:"  # a chat line the server writes: MARK "timeout:SEAT:LEVEL" or "...:SEAT:autoplay"
 RESUME_GRACE = 5.0  # seconds a seat gets when its deadline passed while no server ran the game's clock
 NOTICE = "clock"  # the kind of the notice other servers get when a game's clock changed
 
