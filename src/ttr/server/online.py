@@ -179,7 +179,7 @@ def client_address(request: Request) -> str:
 def install_online(app: FastAPI, manager: GameManager, settings: OnlineSettings | None = None) -> Online:
     """Open the online store beside the game store, add the online routers to `app` and hook the game
     manager (results and ratings of finished games); `app.state.online` is the result."""
-    from ttr.server import accounts, chat, clocks, matchmaking, open_games, profiles, ratings
+    from ttr.server import accounts, chat, clocks, deleted_players, matchmaking, open_games, profiles, ratings
 
     online = Online(manager, OnlineStore.beside(manager.store), settings)
     app.state.online = online
@@ -197,6 +197,7 @@ def install_online(app: FastAPI, manager: GameManager, settings: OnlineSettings 
     manager.action_hooks.append(timing.after_action)
     manager.owner_hooks.append(timing.taken_up)
     manager.notice_hooks[clocks.NOTICE] = timing.noticed
+    manager.notice_hooks[deleted_players.NOTICE] = lambda parts: deleted_players.noticed(online, parts)
 
     async def chat_and_clock(conn: Connection) -> None:
         await chat.after_join(online, conn)

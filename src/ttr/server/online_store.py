@@ -282,6 +282,11 @@ class OnlineStore:
                 continue
         raise RuntimeError(f"cannot number a chat message of game {game_id}")
 
+    def rename_chat(self, game_id: str, seat: int, name: str) -> None:
+        """Give a seat's messages in a game another name (its account was deleted)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(chat).where(chat.c.game_id == game_id, chat.c.seat == seat).values(name=name))
+
     def chat(self, game_id: str, channels: tuple[str, ...]) -> list[dict[str, Any]]:
         """A game's messages on the given channels, in order."""
         with self.engine.connect() as conn:
