@@ -148,6 +148,7 @@ def test_a_seat_abandoned_to_the_bot_is_rated_last(live: Live) -> None:  # noqa:
     """Ana never moves: her clock runs out three times, a bot plays her seat to the end. The game is rated,
     Ana last whatever her bot scored; Ben, who played to the end, first."""
     browsers = two_players(live)
+    live.server.manager.config.standin_level = "medium"  # a bot that scores, for Ana's seat
     body: dict[str, Any] = {"map": "new_york", "seats": PEOPLE, "bot_delay": 0,
                             "clock": {"mode": "realtime", "move": 1, "reserve": 0}}
     game = browsers[0].post("/api/games", json=body).json()
