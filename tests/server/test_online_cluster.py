@@ -1,9 +1,9 @@
 """Playing people online on two `ttr serve` sharing one PostgreSQL database: players queued on different
 servers are seated together (each queue matched by one server at a time: no player in two games); an open
-table opened on one server is filled from the other; a real-time clock goes on when the server running it is
-killed (SIGKILL) and the other takes the game's lease over, running out at the deadline it had. The three
-share one pair of servers (the last kills one); about 30 s once they run: the clock's 20 s, and the
-takeover waits for the dead server's lease to lapse."""
+table opened on one server is filled from the other, its players talking across them; a real-time clock
+goes on when the server running it is killed (SIGKILL) and the other takes the game's lease over, running
+out at the deadline it had. The three share one pair of servers (the last kills one); about 30 s once
+they run: the clock's 20 s, and the takeover waits for the dead server's lease to lapse."""
 
 from __future__ import annotations
 
@@ -118,10 +118,15 @@ def test_an_open_table_opened_on_one_server_is_filled_from_the_other(servers: tu
     assert taken["match"] is not None and taken["match"]["seat"] == 1
     mine = httpx.post(f"{a.http}/api/open-games/status", json={"ticket": opened["ticket"]}).json()["match"]
     assert mine["game"] == taken["match"]["game"] and mine["seat"] == 0
-    with connect(a.ws(mine["game"])) as ws:  # Ana's seat token works (worked out from her ticket)
-        ws.send(json.dumps({"type": "join", "token": mine["token"]}))
-        snap = json.loads(ws.recv(timeout=30))
-        assert snap["type"] == "snapshot" and snap["seat"] == 0
+    with connect(a.ws(mine["game"])) as ws, connect(b.ws(mine["game"])) as other:
+        ws.send(json.dumps({"type": "join", "token": mine["token"]}))  # Ana's token, worked out from her ticket
+        snap = recv(ws, lambda m: m["type"] == "snapshot")
+        assert snap["seat"] == 0
+        other.send(json.dumps({"type": "join", "token": taken["match"]["token"]}))
+        recv(other, lambda m: m["type"] == "snapshot")
+        other.send(json.dumps({"type": "chat", "phrase": "good_luck"}))  # Ben, on B, talks to Ana, on A
+        said = recv(ws, lambda m: m["type"] == "chat", 30)["message"]
+        assert (said["phrase"], said["seat"], said["name"]) == ("good_luck", 1, "Ben")
     assert httpx.get(f"{a.http}/api/open-games").json() == []
 
 

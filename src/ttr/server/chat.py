@@ -24,6 +24,7 @@ PHRASES = ("good_game", "your_turn", "thanks", "hello", "good_luck")  # keys `ch
 SEATS, SPECTATORS = "seats", "spectators"
 
 
+NOTICE = "chat"  # the kind of the notice other servers get of a new message
 MARK = "\x01"  # begins the server's own lines (quick phrases, timeouts)
 MARKS = ("\x00", MARK)
 
@@ -112,12 +113,36 @@ async def say(online: Online, conn: Connection, data: dict[str, Any]) -> None:
         raise ProtocolError("rate_limited", f"too many messages ({rule}): wait a little") from None
     now = time.time()
     n = await online.db(online.store.add_chat, room.info.id, channel, conn.seat, name, text, room.version, now)
-    message = message_json({"n": n, "channel": channel, "seat": conn.seat, "name": name, "text": text,
-                            "version": room.version, "time": now})
-    encoded = json.dumps({"type": "chat", "message": message})
+    deliver(online, room, {"n": n, "channel": channel, "seat": conn.seat, "name": name, "text": text,
+                           "version": room.version, "time": now})
+
+
+def deliver(online: Online, room: Any, stored: dict[str, Any]) -> None:
+    """Send a kept message to the game's sockets here that read its channel, and tell the other servers
+    sharing the database (they send it to theirs: `noticed`)."""
+    _push(room, stored)
+    online.manager.cluster.notify(f"{NOTICE}|{room.info.id}|{stored['n']}")
+
+
+def _push(room: Any, stored: dict[str, Any]) -> None:
+    encoded = json.dumps({"type": "chat", "message": message_json(stored)})
     for c in room.conns:
-        if channel in channels_for(c.seat):
+        if stored["channel"] in channels_for(c.seat):
             c.push(encoded)
+
+
+def noticed(online: Online, parts: list[str]) -> None:
+    """Another server kept a message of a game: send it to this server's sockets on that game."""
+    room = online.manager.rooms.get(parts[0]) if len(parts) == 2 and parts[1].isdecimal() else None
+    if room is None or not room.conns:
+        return
+
+    async def send() -> None:
+        stored = await online.db(online.store.chat_message, room.info.id, int(parts[1]))
+        if stored is not None:
+            _push(room, stored)
+
+    online.spawn(send())
 
 
 def router(online: Online) -> APIRouter:

@@ -312,13 +312,10 @@ class Clocks:
         self.online.manager.schedule(room)
 
     async def _note(self, room: Room, seat: int, note: str) -> None:
-        from ttr.server.chat import SEATS, message_json
+        from ttr.server.chat import SEATS, deliver
 
         name = room.info.seats[seat].name
-        n = await self.online.db(self.online.store.add_chat, room.info.id, SEATS, None, name, note, room.version,
-                                 time.time())
-        message = message_json({"n": n, "channel": SEATS, "seat": None, "name": name, "text": note,
-                                "version": room.version, "time": time.time()})
-        encoded = json.dumps({"type": "chat", "message": message})
-        for c in room.conns:
-            c.push(encoded)
+        now = time.time()
+        n = await self.online.db(self.online.store.add_chat, room.info.id, SEATS, None, name, note, room.version, now)
+        deliver(self.online, room, {"n": n, "channel": SEATS, "seat": None, "name": name, "text": note,
+                                    "version": room.version, "time": now})

@@ -282,6 +282,15 @@ class OnlineStore:
                 continue
         raise RuntimeError(f"cannot number a chat message of game {game_id}")
 
+    def chat_message(self, game_id: str, n: int) -> dict[str, Any] | None:
+        """One message of a game by its number, or None."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(chat).where(chat.c.game_id == game_id, chat.c.n == n)).mappings().first()
+        if r is None:
+            return None
+        return {"n": int(r["n"]), "channel": r["channel"], "seat": r["seat"], "name": r["name"], "text": r["text"],
+                "version": int(r["version"]), "time": float(r["created"])}
+
     def rename_chat(self, game_id: str, seat: int, name: str) -> None:
         """Give a seat's messages in a game another name (its account was deleted)."""
         with self.engine.begin() as conn:
