@@ -13,7 +13,8 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from ttr.server.online import Online, OnlineSettings
+from ttr.server.config import OnlineSettings
+from ttr.server.online import Online
 
 from .kit import LiveServer, server_config
 

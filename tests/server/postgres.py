@@ -1,8 +1,9 @@
 """A throwaway PostgreSQL server for the store's contract tests (Debian's postgresql package).
 
 `start_postgres()` runs initdb and pg_ctl from /usr/lib/postgresql/*/bin in a temporary folder, on a free
-loopback port, with trust authentication; as root it runs them as the `postgres` user (runuser) in a
-folder that user owns. It raises `PostgresUnavailable` with the reason when that cannot be done.
+loopback port (or the port `TTR_TEST_PG_PORT` names, plus the pytest-xdist worker's number), with trust
+authentication; as root it runs them as the `postgres` user (runuser) in a folder that user owns. It raises
+`PostgresUnavailable` with the reason when that cannot be done.
 """
 
 from __future__ import annotations
@@ -74,7 +75,9 @@ def start_postgres(port: int | None = None) -> Postgres:
             raise PostgresUnavailable("running as root and runuser is missing")
         os.chown(base, user.pw_uid, user.pw_gid)
         prefix = ["runuser", "-u", "postgres", "--"]
-    port = port or _free_port()
+    first = os.environ.get("TTR_TEST_PG_PORT", "")
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:]
+    port = port or (int(first) + (int(worker) if worker.isdecimal() else 0) if first.isdecimal() else _free_port())
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([*prefix, *args], capture_output=True, text=True, timeout=120, check=False)

@@ -103,3 +103,55 @@ def pg_url(postgres_server: Postgres) -> Iterator[str]:
 def test_todays_postgres_database_is_upgraded_in_place(pg_url: str) -> None:
     make_old_database(pg_url)
     check_upgraded(pg_url)
+
+
+def make_0004_database(url: str) -> None:
+    """The schema of the previous release (migration 0004: games, online tables, reviews), with an account, a
+    running game and a quick phrase in its chat, as that release left them."""
+    from alembic import command
+
+    from ttr.server.migrate import alembic_config
+
+    engine = create_engine(url)
+    config = alembic_config()
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0004")
+        conn.execute(text("INSERT INTO ttr_games (id, map, seed, seats, when_people_leave, bot_delay, created, "
+                          "status, version, winners, extra, creator, updated) VALUES ('old1', 'europe', 7, :seats, "
+                          "'wait', 0.0, :now, 'running', 0, NULL, '{}', NULL, :now)"), {"seats": SEATS, "now": NOW})
+        conn.execute(text("INSERT INTO ttr_accounts VALUES ('acc1', 'Ana', 'ana', 'hash', :now, NULL)"), {"now": NOW})
+    engine.dispose()
+
+
+def check_0005(url: str) -> None:
+    store = SqlStore(url)
+    try:
+        assert current(store.engine) == head()
+        tables = set(inspect(store.engine).get_table_names())
+        assert {"ttr_clocks", "ttr_queue", "ttr_matches", "ttr_open_tables", "ttr_open_seats"} <= tables
+        from ttr.server.online_store import OnlineStore
+        from ttr.server.shared_state import Queued
+
+        online = OnlineStore(store.engine)
+        account = online.account("acc1")
+        assert account is not None and account.name == "Ana"
+        assert online.shared.enqueue(Queued("acc1", "Ana", "europe-2", 25.0, NOW, 60.0))  # the new tables work
+        assert online.shared.queued("acc1") == Queued("acc1", "Ana", "europe-2", 25.0, NOW, 60.0)
+        online.shared.save_clock("old1", {"mode": None}, NOW)
+        assert online.shared.clock("old1") == {"mode": None}
+        info = store.get_game("old1")
+        assert info is not None and info.status == "running"
+    finally:
+        store.close()
+
+
+def test_the_previous_releases_sqlite_database_gets_the_shared_online_tables(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'r0004.sqlite3'}"
+    make_0004_database(url)
+    check_0005(url)
+
+
+def test_the_previous_releases_postgres_database_gets_the_shared_online_tables(pg_url: str) -> None:
+    make_0004_database(pg_url)
+    check_0005(pg_url)

@@ -116,3 +116,62 @@ def test_the_bots_reference_ratings_cover_every_table() -> None:
     # a player as strong as a level reads as that level
     hard = data["ratings"]["europe"]["2"]["hard"]["mu"]
     assert like_level("europe", 2, hard) == "hard"
+
+
+def play_one_seat(live: Live, game_id: str, token: str, seed: int) -> dict[str, Any]:  # noqa: F811
+    """Play one seat of a game to its end, badly (it draws cards while it can and keeps the fewest tickets),
+    the other seats left to the server; the last update."""
+    import json
+    import random
+
+    from websockets.sync.client import connect
+
+    rng = random.Random(seed)
+    with connect(live.server.ws_url(game_id)) as ws:
+        ws.send(json.dumps({"type": "join", "token": token}))
+        while True:
+            msg = json.loads(ws.recv(timeout=60))
+            if msg["type"] not in ("snapshot", "update"):
+                continue
+            if msg["status"] == "finished":
+                return dict(msg)
+            if msg["legal"]:
+                legal = msg["legal"]
+                draws = [a for a in legal if a["action"]["action"] == "draw_card"]
+                keeps = sorted((a for a in legal if a["action"]["action"] == "keep_tickets"),
+                               key=lambda a: len(a["action"].get("tickets", [])))
+                choice = draws[0] if draws else keeps[0] if keeps else rng.choice(legal)
+                ws.send(json.dumps({"type": "action", "version": msg["version"], "id": choice["id"]}))
+
+
+def test_a_seat_abandoned_to_the_bot_is_rated_last(live: Live) -> None:  # noqa: F811
+    """Ana never moves: her clock runs out three times, a bot plays her seat to the end. The game is rated,
+    Ana last whatever her bot scored; Ben, who played to the end, first."""
+    browsers = two_players(live)
+    live.server.manager.config.standin_level = "medium"  # a bot that scores, for Ana's seat
+    body: dict[str, Any] = {"map": "new_york", "seats": PEOPLE, "bot_delay": 0,
+                            "clock": {"mode": "realtime", "move": 1, "reserve": 0}}
+    game = browsers[0].post("/api/games", json=body).json()
+    tokens = [s["token"] for s in game["seats"]]
+    for seat, b in enumerate(browsers):
+        b.post("/api/account/seats", json={"seats": [{"game": game["id"], "seat": seat, "token": tokens[seat]}]})
+    last = play_one_seat(live, game["id"], tokens[1], seed=5)
+    rows = {r["seat"]: r for r in wait_results(live, "Ana", 1)} | {r["seat"]: r for r in wait_results(live, "Ben", 1)}
+    assert rows[0]["rated"] == 1 and rows[1]["rated"] == 1
+    assert rows[0]["mu_after"] < rows[0]["mu_before"] and rows[1]["mu_after"] > rows[1]["mu_before"]
+    model = PlackettLuce()
+    expected = model.rate([[model.rating()], [model.rating()]], ranks=[2, 1])
+    assert rows[1]["mu_after"] == pytest.approx(expected[1][0].mu)
+    # the result rows keep the game's own places: the bot playing for Ana outscored Ben, who only drew cards
+    scores = {p["seat"]: p["total"] for p in last["view"]["final"]["players"]}
+    assert {s: r["score"] for s, r in rows.items()} == scores and scores[0] > scores[1]
+    assert rows[0]["place"] == 1 and rows[1]["place"] == 2
+
+
+def test_rating_ranks_put_abandoned_seats_last() -> None:
+    from ttr.server.ratings import rating_ranks
+
+    assert rating_ranks([1, 2, 3], set()) == [1, 2, 3]
+    assert rating_ranks([1, 2, 3], {0}) == [4, 2, 3]
+    assert rating_ranks([1, 1, 3, 4], {0, 2}) == [5, 1, 5, 4]
+    assert rating_ranks([1, 2], {0, 1}) == [1, 1]

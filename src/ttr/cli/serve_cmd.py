@@ -54,6 +54,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="seconds after which a game nobody has moved in is abandoned (default 86400: a day)")
     p.add_argument("--idle-expiry", metavar="S", type=float, default=7 * 86400.0,
                    help="seconds without an action after which a running game is abandoned (default 604800: 7 days)")
+    p.add_argument("--rate-limit-storage", metavar="URI", default="memory://",
+                   help="where every rate limit counts: memory:// (default, per server process), or a storage the "
+                        "servers share: redis://HOST:6379 (the redis package) or memcached://HOST:11211 (pymemcache)")
+    online = p.add_argument_group("playing people online")
+    online.add_argument("--register-limit", metavar="LIMIT", default="10/hour",
+                        help="registrations one client may make (default 10/hour)")
+    online.add_argument("--login-limit", metavar="LIMIT", default="20/minute",
+                        help="logins one client may try (default 20/minute)")
+    online.add_argument("--login-name-limit", metavar="LIMIT", default="10/minute",
+                        help="logins to one account name, from anywhere (default 10/minute)")
+    online.add_argument("--chat-limit", metavar="LIMIT", default="5/10 seconds",
+                        help="chat messages one seat or spectator may send (default '5/10 seconds')")
+    online.add_argument("--session-days", metavar="D", type=float, default=30.0,
+                        help="days a login lasts (default 30)")
+    online.add_argument("--clock-move", metavar="S", type=float, default=90.0,
+                        help="a real-time clock's default seconds per move, quick play's too (default 90; 1 to 600)")
+    online.add_argument("--clock-reserve", metavar="S", type=float, default=300.0,
+                        help="a real-time clock's default reserve in seconds (default 300; 0 to 3600)")
+    online.add_argument("--turn-move", metavar="S", type=float, default=86400.0,
+                        help="a turn-based clock's default seconds per move (default 86400; 3600 to 604800)")
+    online.add_argument("--queue-wait", metavar="S", type=float, default=60.0,
+                        help="default seconds in a quick-play queue before a player may fill the table with bots "
+                             "(default 60; 5 to 600)")
+    online.add_argument("--open-table-expiry", metavar="S", type=float, default=86400.0,
+                        help="seconds an open table stays listed (default 86400)")
     p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                    help="server log level (default warning)")
     p.add_argument("--log-format", default="text", choices=("text", "json"),
@@ -137,7 +162,8 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.bot_delay <= 10:
         print("ttr serve: error: --bot-delay must be from 0 to 10 seconds", file=sys.stderr)
         return 2
-    for option in ("create_limit", "message_limit", "hint_limit"):
+    for option in ("create_limit", "message_limit", "hint_limit", "register_limit", "login_limit",
+                   "login_name_limit", "chat_limit"):
         why = check_limit(getattr(args, option))
         if why is not None:
             print(f"ttr serve: error: --{option.replace('_', '-')}: {why}", file=sys.stderr)
@@ -151,6 +177,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"ttr serve: error: --{option.replace('_', '-')} must be a positive number of seconds",
                   file=sys.stderr)
             return 2
+    online, why = _online_settings(args)
+    if why is not None:
+        print(f"ttr serve: error: {why}", file=sys.stderr)
+        return 2
+    from ttr.server.rate_limits import check_storage
+
+    why = check_storage(args.rate_limit_storage)
+    if why is not None:
+        print(f"ttr serve: error: --rate-limit-storage: {why}", file=sys.stderr)
+        return 2
     try:
         db = args.db or default_db_url()
     except OSError as exc:
@@ -165,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
                           message_limit=args.message_limit, hint_limit=args.hint_limit,
                           max_running_per_client=args.max_running_per_client,
                           max_sockets_per_game=args.max_sockets_per_game, unstarted_expiry=args.unstarted_expiry,
-                          idle_expiry=args.idle_expiry)
+                          idle_expiry=args.idle_expiry, rate_storage=args.rate_limit_storage, online=online)
     lock = _sqlite_lock(db)
     if lock is not None:
         from filelock import Timeout
@@ -185,6 +221,29 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if lock is not None:
             lock.release()
+
+
+def _online_settings(args: argparse.Namespace) -> tuple[Any, str | None]:
+    """The `OnlineSettings` of the options, and why they are out of range (None: they are fine)."""
+    from ttr.server.clocks import check_clock_defaults
+    from ttr.server.config import OnlineSettings
+    from ttr.server.matchmaking import WAIT_MAX, WAIT_MIN
+
+    settings = OnlineSettings(session_days=args.session_days, register_limit=args.register_limit,
+                              login_limit=args.login_limit, login_name_limit=args.login_name_limit,
+                              chat_limit=args.chat_limit, clock_move=args.clock_move, clock_reserve=args.clock_reserve,
+                              turn_move=args.turn_move, queue_wait=args.queue_wait,
+                              open_table_expiry=args.open_table_expiry)
+    if not args.session_days > 0:
+        return settings, "--session-days must be a positive number of days"
+    if not WAIT_MIN <= args.queue_wait <= WAIT_MAX:
+        return settings, f"--queue-wait must be from {WAIT_MIN:g} to {WAIT_MAX:g} seconds"
+    if not args.open_table_expiry > 0:
+        return settings, "--open-table-expiry must be a positive number of seconds"
+    why = check_clock_defaults(settings)
+    if why is not None:
+        return settings, f"--clock-move, --clock-reserve, --turn-move: {why}"
+    return settings, None
 
 
 def _sqlite_lock(db: str) -> Any:

@@ -24,6 +24,7 @@ from fastapi import APIRouter, Request, Response
 
 from ttr.bots import BOTS
 from ttr.server.config import LEVELS, ApiError
+from ttr.server.deleted_players import forget_names
 from ttr.server.online import (
     CSRF_COOKIE,
     SESSION_COOKIE,
@@ -254,6 +255,7 @@ def router(online: Online) -> APIRouter:
         if not isinstance(password, str) or not await work.verify(stored, password):
             raise ApiError(401, "wrong_password", "the password is not right; the account is kept")
         await online.db(store.delete_account, session.account.id, time.time())
+        await forget_names(online, session.account.id)
         response.delete_cookie(SESSION_COOKIE, path="/")
         response.delete_cookie(CSRF_COOKIE, path="/")
         return {"account": None, "deleted": True}

@@ -24,6 +24,11 @@ PHRASES = ("good_game", "your_turn", "thanks", "hello", "good_luck")  # keys `ch
 SEATS, SPECTATORS = "seats", "spectators"
 
 
+NOTICE = "chat"  # the kind of the notice other servers get of a new message
+MARK = "\x01"  # begins the server's own lines (quick phrases, timeouts)
+MARKS = ("\x00", MARK)
+
+
 def channels_for(seat: int | None) -> tuple[str, ...]:
     """The channels a reader sees: a seat its own, a spectator both."""
     return (SEATS,) if seat is not None else (SEATS, SPECTATORS)
@@ -43,13 +48,17 @@ def clean_text(raw: Any) -> str:
 
 
 def message_json(stored: dict[str, Any]) -> dict[str, Any]:
-    """A stored message as sent: a quick phrase (kept as `\\x00phrase:KEY`) as `phrase`, a clock's timeout as
-    `event` ({kind: "timeout" or "autoplay", seat, bot}), else `text`."""
+    """A stored message as sent: a quick phrase (kept as `MARK + "phrase:KEY"`) as `phrase`, a clock's timeout
+    as `event` ({kind: "timeout" or "autoplay", seat, bot}), else `text`. The mark is a control character,
+    which no one's text keeps (`clean_text`): U+0001 (PostgreSQL's text holds no U+0000; older SQLite rows
+    have it)."""
     out = dict(stored)
     text = str(out.pop("text"))
-    if text.startswith("\x00phrase:"):
+    if text[:1] in MARKS:
+        text = MARK + text[1:]
+    if text.startswith(f"{MARK}phrase:"):
         out["phrase"] = text.split(":", 1)[1]
-    elif text.startswith("\x00timeout:"):  # the server's line: a seat's clock ran out (ttr.server.clocks)
+    elif text.startswith(f"{MARK}timeout:"):  # the server's line: a seat's clock ran out (ttr.server.clocks)
         seat, bot = text.split(":", 1)[1].split(":", 1)
         out["event"] = {"kind": "autoplay" if bot == "autoplay" else "timeout", "seat": int(seat),
                         "bot": None if bot == "autoplay" else bot}
@@ -93,7 +102,7 @@ async def say(online: Online, conn: Connection, data: dict[str, Any]) -> None:
     if phrase is not None:
         if phrase not in PHRASES:
             raise ProtocolError("malformed", f"unknown phrase {str(phrase)[:30]!r} (phrases: {', '.join(PHRASES)})")
-        text = f"\x00phrase:{phrase}"
+        text = f"{MARK}phrase:{phrase}"
     else:
         text = clean_text(data.get("text"))
     who = f"seat {conn.seat}" if conn.seat is not None else f"account {session.account.id if session else '-'}"
@@ -104,12 +113,36 @@ async def say(online: Online, conn: Connection, data: dict[str, Any]) -> None:
         raise ProtocolError("rate_limited", f"too many messages ({rule}): wait a little") from None
     now = time.time()
     n = await online.db(online.store.add_chat, room.info.id, channel, conn.seat, name, text, room.version, now)
-    message = message_json({"n": n, "channel": channel, "seat": conn.seat, "name": name, "text": text,
-                            "version": room.version, "time": now})
-    encoded = json.dumps({"type": "chat", "message": message})
+    deliver(online, room, {"n": n, "channel": channel, "seat": conn.seat, "name": name, "text": text,
+                           "version": room.version, "time": now})
+
+
+def deliver(online: Online, room: Any, stored: dict[str, Any]) -> None:
+    """Send a kept message to the game's sockets here that read its channel, and tell the other servers
+    sharing the database (they send it to theirs: `noticed`)."""
+    _push(room, stored)
+    online.manager.cluster.notify(f"{NOTICE}|{room.info.id}|{stored['n']}")
+
+
+def _push(room: Any, stored: dict[str, Any]) -> None:
+    encoded = json.dumps({"type": "chat", "message": message_json(stored)})
     for c in room.conns:
-        if channel in channels_for(c.seat):
+        if stored["channel"] in channels_for(c.seat):
             c.push(encoded)
+
+
+def noticed(online: Online, parts: list[str]) -> None:
+    """Another server kept a message of a game: send it to this server's sockets on that game."""
+    room = online.manager.rooms.get(parts[0]) if len(parts) == 2 and parts[1].isdecimal() else None
+    if room is None or not room.conns:
+        return
+
+    async def send() -> None:
+        stored = await online.db(online.store.chat_message, room.info.id, int(parts[1]))
+        if stored is not None:
+            _push(room, stored)
+
+    online.spawn(send())
 
 
 def router(online: Online) -> APIRouter:

@@ -9,6 +9,8 @@ server reaches the sockets of the others.
   that changes, and when asked (`q|GAME`, sent by a server that has just loaded the game); each server
   sends `h|SERVER` every `RENEW` seconds, and the presence of a server not heard for `LEASE` seconds is
   dropped. The seat list of every page counts the seats connected anywhere.
+- Notices of the features beside the games (`o|KIND|...`: a game's clock changed) go to
+  `GameManager.notice`.
 - Leases (`ttr_leases`: game, owner, expiry): exactly one server at a time runs a game's bots and timers.
   The creator takes the lease of a new game; every `RENEW` seconds each server renews its leases (expiry
   `LEASE` seconds ahead) and takes over any running game whose lease lapsed (its server died: within
@@ -72,6 +74,10 @@ class Cluster(Protocol):
         """Ask the other servers which seats of the game have sockets there."""
         ...
 
+    def notify(self, notice: str) -> None:
+        """Send the other servers a notice of a feature beside the games (`GameManager.notice`)."""
+        ...
+
     async def start(self, manager: GameManager) -> None:
         """Begin (listening, renewing)."""
         ...
@@ -105,6 +111,9 @@ class LocalCluster:
 
     def ask_presence(self, game_id: str) -> None:
         """Nobody to ask."""
+
+    def notify(self, notice: str) -> None:
+        """Nobody to tell."""
 
     async def start(self, manager: GameManager) -> None:
         """Nothing to start."""
@@ -233,6 +242,10 @@ class PostgresCluster:
         """Ask the others for their seats of `game_id`."""
         self._send(f"q|{game_id}")
 
+    def notify(self, notice: str) -> None:
+        """Send the others `o|NOTICE` (`GameManager.notice` reads it there)."""
+        self._send(f"o|{notice}")
+
     def _listen(self) -> None:
         """In a thread: LISTEN on the channel and hand every notification to the event loop."""
         import psycopg
@@ -275,6 +288,8 @@ class PostgresCluster:
                     self.presence(parts[1], seats)
             elif kind == "h" and parts[1] != self.server_id:
                 self.heard[parts[1]] = time.monotonic()
+            elif kind == "o":
+                manager.notice(parts[1:])
         except (IndexError, ValueError):
             log.warning("unreadable notification %r", payload[:100])
 

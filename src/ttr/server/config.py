@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ttr.bots.base import MAX_ACTIONS
 
@@ -25,6 +25,26 @@ class ApiError(Exception):
         self.code = code
         self.message = message
         self.retry_after = retry_after  # seconds, for 429 (the Retry-After header)
+
+
+@dataclass
+class OnlineSettings:
+    """The knobs of playing people online: limits of accounts and chat, sessions, clock defaults, the
+    quick-play wait (`ttr serve` options and `TTR_*` variables; tests make them small)."""
+
+    session_days: float = 30.0  # a session cookie lasts this long
+    register_limit: str = "10/hour"  # registrations per client address
+    login_limit: str = "20/minute"  # logins per client address
+    login_name_limit: str = "10/minute"  # logins per account name (slows guessing one account's password)
+    chat_limit: str = "5/10 seconds"  # chat messages per seat or spectator
+    clock_move: float = 90.0  # a real-time clock's default seconds per move (quick play uses it)
+    clock_reserve: float = 300.0  # ... and its default reserve
+    turn_move: float = 86400.0  # a turn-based clock's default seconds per move
+    queue_wait: float = 60.0  # default seconds in a quick-play queue before the table may be filled with bots
+    open_table_expiry: float = 86400.0  # seconds an open table stays listed
+    argon2_time_cost: int = 3  # argon2id parameters (argon2-cffi's defaults)
+    argon2_memory_kib: int = 65536
+    argon2_parallelism: int = 4
 
 
 @dataclass
@@ -54,3 +74,5 @@ class ServerConfig:
     idle_expiry: float = 7 * 86400.0  # seconds: a running game with no action this long is abandoned
     expiry_sweep: float = 60.0  # seconds between two looks for games to abandon
     review_playouts: int | None = None  # playouts per decision of a game review (None: the map's default)
+    rate_storage: str = "memory://"  # where every rate limit counts: a `limits` storage URI (redis://... for a cluster)
+    online: OnlineSettings = field(default_factory=OnlineSettings)

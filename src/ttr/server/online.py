@@ -19,17 +19,16 @@ import logging
 import time
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi import FastAPI, Request, WebSocket
 from limits import RateLimitItem, parse
-from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
-from ttr.server.config import ApiError
+from ttr.server.config import ApiError, OnlineSettings
 from ttr.server.online_store import OnlineStore, Session
 from ttr.server.protocol import MAX_BODY
+from ttr.server.rate_limits import open_storage
 
 if TYPE_CHECKING:
     from ttr.server.clocks import Clocks
@@ -45,21 +44,6 @@ CSRF_COOKIE = "ttr_csrf"
 CSRF_HEADER = "x-csrf-token"
 
 
-@dataclass
-class OnlineSettings:
-    """The knobs of accounts, sessions and chat (tests make them small)."""
-
-    session_days: float = 30.0  # a session cookie lasts this long
-    register_limit: str = "10/hour"  # registrations per client address
-    login_limit: str = "20/minute"  # logins per client address
-    login_name_limit: str = "10/minute"  # logins per account name (slows guessing one account's password)
-    chat_limit: str = "5/10second"  # chat messages per seat or spectator
-    rate_storage: str = "memory://"  # a `limits` storage URI (shared storage for several server processes)
-    argon2_time_cost: int = 3  # argon2id parameters (argon2-cffi's defaults)
-    argon2_memory_kib: int = 65536
-    argon2_parallelism: int = 4
-
-
 def hash_secret(token: str) -> str:
     """The stored form of a session token (SHA-256)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -71,8 +55,8 @@ class Online:
     def __init__(self, manager: GameManager, store: OnlineStore, settings: OnlineSettings | None = None) -> None:
         self.manager = manager
         self.store = store
-        self.settings = settings or OnlineSettings()
-        self.limiter = MovingWindowRateLimiter(storage_from_string(self.settings.rate_storage))
+        self.settings = settings or manager.config.online
+        self.limiter = MovingWindowRateLimiter(open_storage(manager.config.rate_storage))
         self._ws_sessions: weakref.WeakKeyDictionary[Connection, Session] = weakref.WeakKeyDictionary()
         self.tasks: set[asyncio.Task[Any]] = set()
         self.clocks: Clocks | None = None  # set by install_online
@@ -195,7 +179,7 @@ def client_address(request: Request) -> str:
 def install_online(app: FastAPI, manager: GameManager, settings: OnlineSettings | None = None) -> Online:
     """Open the online store beside the game store, add the online routers to `app` and hook the game
     manager (results and ratings of finished games); `app.state.online` is the result."""
-    from ttr.server import accounts, chat, clocks, matchmaking, open_games, profiles, ratings
+    from ttr.server import accounts, chat, clocks, deleted_players, matchmaking, open_games, profiles, ratings
 
     online = Online(manager, OnlineStore.beside(manager.store), settings)
     app.state.online = online
@@ -208,8 +192,13 @@ def install_online(app: FastAPI, manager: GameManager, settings: OnlineSettings 
     manager.finish_hooks.append(lambda room: ratings.game_finished(online, room))
     timing = clocks.Clocks(online)
     online.clocks = timing
+    manager.parse_clock = lambda raw: clocks.parse_clock(raw, online.settings)
     manager.bot_hooks.append(timing.bot_level)
     manager.action_hooks.append(timing.after_action)
+    manager.owner_hooks.append(timing.taken_up)
+    manager.notice_hooks[clocks.NOTICE] = timing.noticed
+    manager.notice_hooks[chat.NOTICE] = lambda parts: chat.noticed(online, parts)
+    manager.notice_hooks[deleted_players.NOTICE] = lambda parts: deleted_players.noticed(online, parts)
 
     async def chat_and_clock(conn: Connection) -> None:
         await chat.after_join(online, conn)

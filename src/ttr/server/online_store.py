@@ -16,7 +16,18 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
-from ttr.server.online_tables import ONLINE_TABLES, accounts, chat, ratings, results, seat_accounts, sessions
+from ttr.server.online_tables import (
+    ONLINE_TABLES,
+    accounts,
+    chat,
+    matches,
+    queue,
+    ratings,
+    results,
+    seat_accounts,
+    sessions,
+)
+from ttr.server.shared_state import SharedState
 from ttr.server.sql_store import metadata
 
 
@@ -58,6 +69,7 @@ class OnlineStore:
             self.owns_engine = False
         self.engine = engine
         metadata.create_all(engine, tables=list(ONLINE_TABLES))
+        self.shared = SharedState(engine)  # clocks, queues, open tables
 
     @classmethod
     def beside(cls, game_store: object) -> OnlineStore:
@@ -118,6 +130,8 @@ class OnlineStore:
         with self.engine.begin() as conn:
             conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
             conn.execute(delete(ratings).where(ratings.c.account_id == account_id))
+            conn.execute(delete(queue).where(queue.c.account_id == account_id))
+            conn.execute(delete(matches).where(matches.c.account_id == account_id))
             conn.execute(update(accounts).where(accounts.c.id == account_id)
                          .values(name_key=None, password_hash=None, deleted=when))
 
@@ -267,6 +281,20 @@ class OnlineStore:
             except IntegrityError:  # another writer took that number
                 continue
         raise RuntimeError(f"cannot number a chat message of game {game_id}")
+
+    def chat_message(self, game_id: str, n: int) -> dict[str, Any] | None:
+        """One message of a game by its number, or None."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(chat).where(chat.c.game_id == game_id, chat.c.n == n)).mappings().first()
+        if r is None:
+            return None
+        return {"n": int(r["n"]), "channel": r["channel"], "seat": r["seat"], "name": r["name"], "text": r["text"],
+                "version": int(r["version"]), "time": float(r["created"])}
+
+    def rename_chat(self, game_id: str, seat: int, name: str) -> None:
+        """Give a seat's messages in a game another name (its account was deleted)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(chat).where(chat.c.game_id == game_id, chat.c.seat == seat).values(name=name))
 
     def chat(self, game_id: str, channels: tuple[str, ...]) -> list[dict[str, Any]]:
         """A game's messages on the given channels, in order."""

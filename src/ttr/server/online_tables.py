@@ -1,13 +1,15 @@
-"""The tables of playing people online: accounts, sessions, the seats accounts hold, results, ratings, chat.
+"""The tables of playing people online: accounts, sessions, the seats accounts hold, results, ratings, chat;
+and the state several servers on one database share (`ttr.server.shared_state`): each game's clock, the
+quick-play queues and their matches, the open tables and their seats.
 
-They sit on the same `MetaData` as the game store's tables (`ttr.server.schema.metadata`); migration 0003
-(`ttr.server.migrations`) adds them. None refers to `ttr_games` by a foreign key: a game id is a plain column,
+They sit on the same `MetaData` as the game store's tables (`ttr.server.schema.metadata`); migrations 0003
+and 0005 (`ttr.server.migrations`) add them. None refers to `ttr_games` by a foreign key: a game id is a plain column,
 so the in-memory game store can pair with an in-memory SQLite database for these tables.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Table, Text
+from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Table, Text, UniqueConstraint
 
 from ttr.server.schema import metadata
 
@@ -80,4 +82,59 @@ chat = Table(
     Column("created", Float, nullable=False),
 )
 
-ONLINE_TABLES = (accounts, sessions, seat_accounts, results, ratings, chat)
+clocks = Table(
+    "ttr_clocks", metadata,  # a game's clock and who made its seats' moves, as JSON (`ttr.server.clocks`)
+    Column("game_id", String(64), primary_key=True),
+    Column("state", Text, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+queue = Table(
+    "ttr_queue", metadata,  # a player waiting in a quick-play queue (`ttr.server.matchmaking`)
+    Column("account_id", String(32), ForeignKey("ttr_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("name", String(24), nullable=False),
+    Column("queue", String(32), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("since", Float, nullable=False),
+    Column("wait", Float, nullable=False),  # seconds after which the player may fill the table with bots
+    Column("held_by", String(64), nullable=True),  # the server seating this player now (until `held_until`)
+    Column("held_until", Float, nullable=True),
+    Index("ix_ttr_queue_queue_since", "queue", "since"),
+)
+
+matches = Table(
+    "ttr_matches", metadata,  # the game a queue made for a player, until they queue again
+    Column("account_id", String(32), ForeignKey("ttr_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("match", Text, nullable=False),  # JSON: {game, seat, map, queue, players, bots}
+    Column("created", Float, nullable=False),
+)
+
+open_tables = Table(
+    "ttr_open_tables", metadata,  # a table open for anyone (`ttr.server.open_games`)
+    Column("id", String(16), primary_key=True),
+    Column("map", String(200), nullable=False),
+    Column("seats", Integer, nullable=False),
+    Column("clock", Text, nullable=True),  # JSON, as `ttr.server.clocks.parse_clock` returns it
+    Column("created", Float, nullable=False, index=True),
+    Column("game_id", String(64), nullable=True),  # the game made once every seat was taken
+    Column("starting_by", String(64), nullable=True),  # the server making that game (until `starting_until`)
+    Column("starting_until", Float, nullable=True),
+)
+
+open_seats = Table(
+    "ttr_open_seats", metadata,  # a seat taken at an open table, held by a secret ticket (its SHA-256 here)
+    Column("ticket_hash", String(64), primary_key=True),
+    Column("table_id", String(16), ForeignKey("ttr_open_tables.id", ondelete="CASCADE"), nullable=False),
+    Column("n", Integer, nullable=False),  # 0, 1, ... in the order the seats were taken
+    Column("name", String(64), nullable=False),
+    Column("name_key", String(96), nullable=False),
+    Column("account_id", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),  # the seat of the game, once made
+    Column("token_hash", String(64), nullable=False),  # SHA-256 of the seat token the ticket gives (`seat_token`)
+    UniqueConstraint("table_id", "n", name="uq_ttr_open_seats_n"),
+    UniqueConstraint("table_id", "name_key", name="uq_ttr_open_seats_name"),
+    UniqueConstraint("table_id", "account_id", name="uq_ttr_open_seats_account"),
+)
+
+SHARED_TABLES = (clocks, queue, matches, open_tables, open_seats)
+ONLINE_TABLES = (accounts, sessions, seat_accounts, results, ratings, chat, *SHARED_TABLES)

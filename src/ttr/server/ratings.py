@@ -7,6 +7,13 @@ A rating is shown as openskill's ordinal, mu - 3 sigma (a new player: 25 - 3 x 8
 winners (the tie-breaks included) share first place; the others are placed by total score, equal totals
 sharing a place. Every account seat of a finished game also gets a result row (rated or not), which the
 profiles read.
+
+A seat its person abandoned, that is, one whose last `IN_A_ROW` moves or more a bot made (after three
+timeouts a bot plays the seat for the rest of the game; the stand-in plays for a person who left and did
+not come back), is rated last, below every seat played to the end, whatever its score: leaving a game one
+is losing, or letting its clock run out, costs what losing it would, and the others keep the rating they
+played for (as Board Game Arena ranks a player who quits or runs out of time last). The game's own places
+are kept in the result rows.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from openskill.models import PlackettLuce
 
 from ttr.engine import FinalScore, final_score
 from ttr.maps import BUILTIN_MAPS, load_map
+from ttr.server.clocks import IN_A_ROW
 from ttr.server.config import ApiError
 from ttr.server.online import Online
 from ttr.server.room import Room
@@ -36,6 +44,12 @@ def placements(fs: FinalScore) -> list[int]:
     others = sorted({p.total for p in fs.players if p.name not in winners}, reverse=True)
     first = 1 if winners else 0
     return [1 if p.name in winners else first + 1 + others.index(p.total) for p in fs.players]
+
+
+def rating_ranks(places: list[int], abandoned: set[int]) -> list[int]:
+    """Each seat's rank for the ratings: its place, but the abandoned seats share the place after all others."""
+    last = max((p for s, p in enumerate(places) if s not in abandoned), default=0) + 1
+    return [last if s in abandoned else p for s, p in enumerate(places)]
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -92,13 +106,16 @@ async def game_finished(online: Online, room: Room) -> None:
     rated = rated_game_reason(room, owners) is None
     before: dict[int, tuple[float, float]] = {}
     after: dict[int, tuple[float, float]] = {}
+    runs = await online.clocks.bot_runs(info.id) if online.clocks is not None else None
+    abandoned = {s for s, k in enumerate(runs or []) if k >= IN_A_ROW and info.seats[s].type == "human"}
+    ranks = rating_ranks(places, abandoned)
     if rated:
         for seat, account in owners.items():
             found = await online.db(store.rating, account.id, info.map, seats)
             before[seat] = (found[0], found[1]) if found else (MODEL.mu, MODEL.sigma)
         order = sorted(owners)
         teams = [[MODEL.rating(mu=before[s][0], sigma=before[s][1])] for s in order]
-        new = MODEL.rate(teams, ranks=[places[s] for s in order])
+        new = MODEL.rate(teams, ranks=[ranks[s] for s in order])
         after = {s: (team[0].mu, team[0].sigma) for s, team in zip(order, new, strict=True)}
     now = time.time()
     rows = []

@@ -101,6 +101,9 @@ class GameManager:
         self.finish_hooks: list[Callable[[Room], Awaitable[None]]] = []  # run (as tasks) when a game finishes
         self.action_hooks: list[Callable[[Room, int], None]] = []  # run after each applied action (room, seat)
         self.bot_hooks: list[Callable[[Room], str | None]] = []  # a bot level for the seat to move (clocks), or None
+        self.parse_clock: Callable[[Any], dict[str, Any] | None] = parse_clock  # a body's clock (set by online)
+        self.owner_hooks: list[Callable[[Room], None]] = []  # run when this server takes a game up (created, adopted)
+        self.notice_hooks: dict[str, Callable[[list[str]], None]] = {}  # other servers' notices by kind (clocks)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store call: inline for a local store, else in a worker thread."""
@@ -151,6 +154,8 @@ class GameManager:
             for seat in {p for p, _aid, _detail in room.game.history if seats[p].type == "human"}:
                 room.seat_left_at[seat] = room.people_left_at
             self._arm_leave_timer(room)
+        for hook in self.owner_hooks:
+            hook(room)
         self._schedule(room)
 
     async def sweep(self) -> list[str]:
@@ -303,6 +308,8 @@ class GameManager:
             room.info.status, room.info.winners = FINISHED, winner_seats(game)
             room.last_used = time.monotonic()
         self._broadcast(room)
+        for action_hook in self.action_hooks:  # the clock of the decision now to be made (its owner runs it)
+            action_hook(room, stored[-1].seat)
         if game.is_over:
             self._trim()
             self._end_programs(room)
@@ -325,6 +332,12 @@ class GameManager:
         else:
             room.remote.pop(server, None)
         self._presence_changed(room, before)
+
+    def notice(self, parts: list[str]) -> None:
+        """Another server's notice for a feature beside the games (`notice_hooks`, by its first part)."""
+        hook = self.notice_hooks.get(parts[0]) if parts else None
+        if hook is not None:
+            hook(parts[1:])
 
     def server_gone(self, server: str) -> None:
         """A server has not been heard from for a lease's length: its sockets count as gone."""
@@ -362,10 +375,12 @@ class GameManager:
         for room in idle[:len(idle) - self.KEEP_FINISHED]:
             del self.rooms[room.info.id]
 
-    async def create(self, body: Any, creator: str | None = None) -> dict[str, Any]:
+    async def create(self, body: Any, creator: str | None = None,
+                     token_hashes: dict[int, str] | None = None) -> dict[str, Any]:
         """Create a game from a `POST /api/games` body for the client `creator` (`client_key`), within its cap
-        of running games; the answer holds each human seat's token, once."""
-        info, tokens = self._parse_create(body)
+        of running games; the answer holds each human seat's token, once (but for the seats of
+        `token_hashes`, whose tokens the caller made: their hashes are stored)."""
+        info, tokens = self._parse_create(body, token_hashes or {})
         if creator is not None:
             running = await self.db(self.store.running_by, creator)
             cap = self.config.max_running_per_client
@@ -377,6 +392,9 @@ class GameManager:
         await self.cluster.claim(info.id)
         game = Game.new(custom_maps.game_map_for(info), [s.name for s in info.seats], seed=info.seed)
         room = self.rooms[info.id] = Room(info, game)
+        if self.cluster.owns(info.id):
+            for hook in self.owner_hooks:
+                hook(room)
         self._schedule(room)
         seats = []
         for i, s in enumerate(info.seats):
@@ -386,7 +404,7 @@ class GameManager:
             seats.append(entry)
         return {"id": info.id, "map": info.map, "seats": seats}
 
-    def _parse_create(self, body: Any) -> tuple[GameInfo, dict[int, str]]:
+    def _parse_create(self, body: Any, token_hashes: dict[int, str]) -> tuple[GameInfo, dict[int, str]]:
         def bad(message: str, code: str = "malformed") -> ApiError:
             return ApiError(400, code, message)
 
@@ -442,7 +460,9 @@ class GameManager:
                 n += 1
             names.add(name)
             token_hash = None
-            if kind == "human":
+            if kind == "human" and i in token_hashes:
+                token_hash = token_hashes[i]
+            elif kind == "human":
                 token = secrets.token_urlsafe(24)
                 tokens[i] = token
                 token_hash = hash_token(token)
@@ -466,7 +486,7 @@ class GameManager:
             raise bad("'bot_delay' must be a number of seconds from 0 to 10")
         info = GameInfo(id=secrets.token_hex(6), map=map_name, seed=seed, seats=seats, when_people_leave=when,
                         bot_delay=float(delay), created=time.time(), extra={**extra, **custom_maps.extra_for(map_name)})
-        clock = parse_clock(body.get("clock"))  # ttr.server.clocks
+        clock = self.parse_clock(body.get("clock"))  # ttr.server.clocks, with the server's defaults
         if clock is not None:
             info.extra["clock"] = clock
         return info, tokens

@@ -226,6 +226,12 @@ class SqlStore:
             rows = conn.execute(_ACTIONS, {"gid": game_id, "since": since}).all()
         return [StoredAction(r.version, r.seat, r.action_id) for r in rows]
 
+    def set_seats(self, game_id: str, seats: list[SeatInfo], extra: dict[str, Any]) -> None:
+        """Replace a game's seats and extra options."""
+        with self.engine.begin() as conn:
+            conn.execute(update(games).where(games.c.id == game_id).values(
+                seats=json.dumps([s.to_json() for s in seats]), extra=json.dumps(extra)))
+
     def finish(self, game_id: str, version: int, winners: list[int]) -> None:
         """Mark the game finished at `version`."""
         with self.engine.begin() as conn:

@@ -133,6 +133,10 @@ class GameStore(Protocol):
         """Raise if the store cannot be reached."""
         ...
 
+    def set_seats(self, game_id: str, seats: list[SeatInfo], extra: dict[str, Any]) -> None:
+        """Replace a game's seats and extra options (a deleted account's seats renamed); nothing if unknown."""
+        ...
+
     def save_review(self, game_id: str, seat: int, review: str) -> None:
         """Keep the review (a `ttr-review/1` document as JSON text) of a seat of a finished game, replacing an
         older one; `UnknownGameError` if there is no such game."""
@@ -173,6 +177,13 @@ class MemoryStore:
         with self._lock:
             info = self._games.get(game_id)
             return copy.deepcopy(info) if info is not None else None
+
+    def set_seats(self, game_id: str, seats: list[SeatInfo], extra: dict[str, Any]) -> None:
+        """Replace a game's seats and extra options."""
+        with self._lock:
+            info = self._games.get(game_id)
+            if info is not None:
+                info.seats, info.extra = copy.deepcopy(seats), copy.deepcopy(extra)
 
     def list_games(self, limit: int = 50, status: str | None = None) -> list[GameInfo]:
         """Up to `limit` games, newest first."""

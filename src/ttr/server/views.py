@@ -96,11 +96,15 @@ def iso_time(stamp: float) -> str:
 
 
 def seats_json(info: GameInfo, connected: set[int]) -> list[dict[str, Any]]:
-    """`[{seat, name, type, level, connected}]`: never a token or its hash. Bot seats count as connected."""
-    return [
+    """`[{seat, name, type, level, connected}]`: never a token or its hash. Bot seats count as connected. A
+    seat of a deleted account (`ttr.server.deleted_players`) also has `deleted: true`."""
+    out = [
         {"seat": i, "name": s.name, "type": s.type, "level": s.level, "connected": s.type == "bot" or i in connected}
         for i, s in enumerate(info.seats)
     ]
+    for i in info.extra.get("deleted_seats", ()):
+        out[i]["deleted"] = True
+    return out
 
 
 def summary_json(info: GameInfo, connected: set[int], bots_stopped: bool = False) -> dict[str, Any]:

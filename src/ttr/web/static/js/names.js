@@ -42,8 +42,10 @@ export function isLevelName(name, seat, level) {
   return false;
 }
 
-/** A seat's name for the page: `info` is the seat's `{seat, type, level}` (from `seats`), `name` its name. */
+/** A seat's name for the page: `info` is the seat's `{seat, type, level, deleted?}` (from `seats`), `name` its
+ * name; a deleted account's seat reads "a deleted player" in the page's language. */
 export function seatName(info, name, seat) {
+  if (info && info.deleted) return t("account.deleted_player");
   if (info && info.type === "bot" && isLevelName(name, seat, info.level)) {
     return t("lobby.bot_name", { level: seatLevelLabel(info.level), n: seat + 1 });
   }

@@ -7,6 +7,7 @@ import { logText } from "./words.js";
 import { renderFinal, expressPaths } from "./final.js";
 import { replayChat } from "./chat.js";
 import { playerStyle } from "./colors.js";
+import { seatName } from "./names.js";
 
 export async function showReplay(main, gameId, step) {
   const summary = await api.game(gameId);
@@ -92,7 +93,7 @@ class ReplayView {
   render() {
     if (!this.data) return;
     const v = this.data.view;
-    const names = v.players.map((p) => p.name);
+    const names = v.players.map((p, i) => seatName((this.summary.seats || [])[i], p.name, i));
     const last = this.data.last ? logText({ ...(this.data.last.action || {}), player: this.data.last.seat }, names) : t("replay.start");
     this.status.textContent = `${t("replay.step", { step: this.step, steps: this.steps })} · ${last}`;
     announce(this.status.textContent);
@@ -106,10 +107,10 @@ class ReplayView {
     clear(this.players).append(h("h2", {}, t("game.players")), h("ul", { class: "plain" }, v.players.map((p, i) => {
       const mark = h("span", { class: "player-mark", "aria-hidden": "true" }, playerStyle(i).symbol);
       mark.style.background = playerStyle(i).fill;
-      return h("li", {}, mark, " ", `${p.name}: ${t("replay.player_line", { score: p.score, trains: p.trains })}`);
+      return h("li", {}, mark, " ", `${names[i]}: ${t("replay.player_line", { score: p.score, trains: p.trains })}`);
     })));
     this.finalBox.hidden = !v.final;
-    if (v.final) renderFinal(this.finalBox, v, this.mapData, this.board, { gameId: null, onPath: (set) => this.board.update({ owners, stations, claimable: new Set(), path: set, names }) });
+    if (v.final) renderFinal(this.finalBox, v, this.mapData, this.board, { gameId: null, names, onPath: (set) => this.board.update({ owners, stations, claimable: new Set(), path: set, names }) });
     replayChat(this.chatBox, this.chatMessages, this.step);
     document.getElementById("replay-prev").disabled = this.step <= 0;
     document.getElementById("replay-first").disabled = this.step <= 0;
