@@ -60,7 +60,7 @@ class GameView {
     this.mapData = bundle.data;
     this.seat = seat;
     this.token = token;
-    this.wild = bundle.data.wild || (summary.map === "new_york" ? "taxi" : "locomotive");
+    this.wild = bundle.data.wild;
     this.colors = bundle.data.colors || [];
     this.letters = colorLetters(this.colors);
     this.points = new Map((bundle.data.tickets || []).map((tk) => [`${tk.a}-${tk.b}`, tk.points]));
