@@ -43,7 +43,7 @@ export async function showGame(main, { game, seat, token, hooks = null, byAccoun
   return view;
 }
 
-/** Keep the page's bottom clear of the hand-and-draw bar while it is fixed there (phones): `--dock-h`. */
+/** Keep the page's bottom clear of the hand-and-draw bar while it is fixed there: `--dock-h`. */
 function watchDock(dock) {
   if (typeof ResizeObserver === "undefined") return;
   const root = document.documentElement;
@@ -90,7 +90,7 @@ class GameView {
     this.playersBox = h("section", { class: "panel", id: "players" });
     this.drawBox = h("section", { class: "panel", id: "draw" });
     this.handBox = h("section", { class: "panel", id: "hand" });
-    // the hand and the draw: on a phone a bar fixed at the bottom of the screen, always in reach
+    // the hand and the draw: a bar fixed at the bottom of the screen (phone and desktop), always in reach
     this.dock = h("div", { class: "dock", id: "dock" }, this.handBox, this.drawBox);
     this.ticketsBox = h("section", { class: "panel", id: "tickets" });
     this.finalBox = h("section", { class: "panel final", id: "final", hidden: true });
