@@ -103,6 +103,7 @@ def test_the_guided_first_game_to_its_end(page: Any, server: Served) -> None:
     page.wait_for_selector("#breakdown")
     assert lesson(page) == "final"
     assert page.locator("#coach-text").inner_text().startswith("The game is over.")
+    assert "null" not in page.locator("#coach").inner_text()
     assert page.locator("#coach .coach-target, .coach-target").count() == 1  # the breakdown is pointed at
     shot(page, "tutorial-final")
     page.click("#coach-end")

@@ -58,6 +58,12 @@ function sameMove(entry, move) {
   }
 }
 
+/** Scroll the coach's box into the window when part of it is out (a phone's one column, scrolled to the board). */
+function revealBox(box) {
+  const r = box.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight) box.scrollIntoView({ block: "nearest" });
+}
+
 class Coach {
   constructor(gv, script) {
     this.gv = gv;
@@ -124,20 +130,27 @@ class Coach {
     const mine = gv.myTurn();
     const nextLine = move && mine ? h("p", { id: "coach-next", class: "coach-next" }, t("coach.next", { move: actionText(move) }))
       : !last && k < 0 && this.own().length ? h("p", { id: "coach-own", class: "note" }, t("coach.own_way")) : null;
-    clear(this.box).append(
+    clear(this.box).append(...[
       h("h2", {}, t("coach.step", { k: this.steps.indexOf(step) + 1, n: this.steps.length, title: t(`coach.${step.id}.title`) })),
       h("p", { id: "coach-text", dataset: { lesson: step.id } }, t(waiting ? "coach.play_on" : `coach.${step.id}`,
         { points: (gv.mapData.rules || {}).unbuilt_station_points })),
       nextLine,
       h("div", { class: "row" },
         h("button", { type: "button", id: "coach-end", onclick: () => this.end() }, t(over ? "coach.finish" : "coach.end")),
-        h("a", { class: "button", href: `#/rules/${encodeURIComponent(this.script.map)}`, target: "_blank" }, t("rules.link"))));
+        h("a", { class: "button", href: `#/rules/${encodeURIComponent(this.script.map)}`, target: "_blank" }, t("rules.link"))),
+    ].filter(Boolean));
     this.box.dataset.lesson = step.id;
     this.box.dataset.next = move && mine ? JSON.stringify(move) : "";
     this.unmark();
     const target = step.target && gv.main.querySelector(step.target);
     if (target && !waiting) target.classList.add("coach-target");
     if (move && mine) this.mark(move, k);
+    if (this.shownStep !== step.id) {
+      // a new step: its words into view (after the game view has put the page back where it was)
+      const first = this.shownStep === undefined;
+      this.shownStep = step.id;
+      if (!first) setTimeout(() => revealBox(this.box), 0);
+    }
   }
 
   /** Mark the script's next move where it is done: the card, the deck, the route (turned into view), the
