@@ -110,6 +110,18 @@ def test_the_guided_first_game_to_its_end(page: Any, server: Served) -> None:
     assert page.locator("#coach").count() == 0 and page.evaluate("localStorage.getItem('ttr.tutorial')") is None
 
 
+def test_the_guided_game_that_cannot_start_says_why(page: Any, server: Served) -> None:
+    """Without its script (the server unreachable), "Learn to play" says so under the form; nothing opens."""
+    page.route("**/tutorial/europe.json", lambda route: route.abort())
+    page.goto(server.base + "/")
+    page.wait_for_selector("#learn")
+    page.click("#learn")
+    page.wait_for_selector("#create-error .error-text")
+    assert page.locator("#create-error").inner_text().strip() != ""
+    assert page.evaluate("location.hash") in ("", "#/")
+    assert page.evaluate("localStorage.getItem('ttr.tutorial')") is None
+
+
 @pytest.mark.parametrize("map_name", ["europe", "new_york"])
 def test_rules_pages_in_three_languages(page: Any, server: Served, map_name: str) -> None:
     page.goto(f"{server.base}/#/rules/{map_name}")

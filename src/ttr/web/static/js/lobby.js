@@ -96,7 +96,7 @@ class Lobby {
       h("label", { class: "field" }, h("span", { "data-i18n": "lobby.map" }), mapSelect),
       h("p", { class: "row" },
         h("a", { class: "button", id: "rules-link", href: `#/rules/${encodeURIComponent(this.mapName)}` }, t("rules.link")),
-        h("button", { type: "button", id: "learn", onclick: () => startTutorial() }, t("coach.start"))),
+        h("button", { type: "button", id: "learn", onclick: () => startTutorial().catch((err) => this.createFailed(err)) }, t("coach.start"))),
       h("p", { class: "note" }, t("lobby.seat_range", { min: info.players_min, max: info.players_max })),
     );
     const list = h("ol", { class: "seat-list" });
@@ -182,13 +182,18 @@ class Lobby {
       this.render();
       announce(t("lobby.created"));
     } catch (err) {
-      // a known error code in the page's language, the server's own (English) words kept beside it
-      // (no answer at all, the server unreachable: "network", with no server words to show)
-      const code = err instanceof ApiError ? err.code : "network";
-      const key = `error.create.${code}`;
-      if (tOr(key, null) !== null) this.showError({ key, detail: code === "network" ? null : err.message });
-      else this.showError({ key: "error.create", params: { message: err.message } });
+      this.createFailed(err);
     }
+  }
+
+  /** Why a game (or the guided game) could not be created: a known error code in the page's language, the
+   * server's own (English) words kept beside it (no answer at all, the server unreachable: "network", with no
+   * server words to show). */
+  createFailed(err) {
+    const code = err instanceof ApiError ? err.code : "network";
+    const key = `error.create.${code}`;
+    if (tOr(key, null) !== null) this.showError({ key, detail: code === "network" ? null : err.message });
+    else this.showError({ key: "error.create", params: { message: err.message } });
   }
 
   /** The error line under the form: the translated message, and the server's words as a detail. */
