@@ -64,6 +64,15 @@ function revealBox(box) {
   if (r.top < 0 || r.bottom > window.innerHeight) box.scrollIntoView({ block: "nearest" });
 }
 
+/** Scroll the page (not the board) so that a marked route or city is in the window above the bar. */
+function revealSpot(el) {
+  const r = el.getBoundingClientRect();
+  const dock = document.getElementById("dock");
+  const bottom = window.innerHeight - (dock ? dock.getBoundingClientRect().height : 0) - 8;
+  if (r.bottom > bottom) window.scrollBy(0, Math.min(r.bottom - bottom, Math.max(0, r.top - 8)));
+  else if (r.top < 0) window.scrollBy(0, r.top - 8);
+}
+
 class Coach {
   constructor(gv, script) {
     this.gv = gv;
@@ -72,7 +81,11 @@ class Coach {
     this.moves = script.steps.flatMap((s) => s.moves);
     this.shownMove = -1; // the script's move the board was last turned to
     this.box = h("section", { class: "panel coach", id: "coach", "aria-live": "polite" });
-    gv.turnBox.after(this.box);
+    // a wide screen: at the top of the side column, beside the board (which then keeps its whole frame in
+    // the window); a phone's one column: under the turn line, above the board
+    const side = gv.main.querySelector(".side-col");
+    if (side && typeof matchMedia === "function" && matchMedia("(min-width: 821px)").matches) side.prepend(this.box);
+    else gv.turnBox.after(this.box);
   }
 
   /** This seat's own log entries. */
@@ -191,6 +204,12 @@ class Coach {
         break;
       default:
         break;
+    }
+    if (this.shownMove !== k) {
+      // a move on the board: its route or city into the window, above the hand-and-draw bar (after the game
+      // view has put the page back where it was)
+      const spot = gv.main.querySelector("svg.board .coach-move");
+      if (spot) setTimeout(() => revealSpot(spot), 0);
     }
     this.shownMove = k;
   }

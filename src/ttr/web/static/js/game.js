@@ -177,6 +177,12 @@ class GameView {
    * snapshot of that seat's view (docs/web-protocol.md: `join` again on the same socket). */
   joinAs(token) {
     this.token = token;
+    if (!token) {
+      // leaving the seat (pass and play): its cards, tickets and choice leave the page at once, not when the
+      // public view arrives
+      for (const box of [this.handBox, this.ticketsBox, this.actionBox]) clear(box);
+      this.main.dataset.myTurn = "0";
+    }
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(token ? { type: "join", token } : { type: "join" }));
     }
