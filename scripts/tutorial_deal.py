@@ -3,9 +3,10 @@
 For each seed from --start, plays the guided game in the engine as the server would (the easy bot moving with
 the server's seeds) with a simple player who does each step in turn: keep the two cheapest tickets, take two
 cards, claim a 2-3 space route, draw tickets and keep one, claim a tunnel whose revealed cards cost one more
-card (paid), a ferry of one locomotive, a station. The first seed that reaches every step within --turns of
-the player's turns is written, with the moves played for each step (the steps' texts and conditions stay as
-the file has them). tests/server/test_tutorial_deal.py checks the file.
+card (paid), a ferry of one locomotive, a station, preferring routes and cities on its tickets' paths. The
+first seed that reaches every step within --turns of the player's turns, taking a face-up card in the drawing
+step, is written, with the moves played for each step (the steps' texts and conditions stay as the file has
+them). tests/server/test_tutorial_deal.py checks the file.
 
     PYTHONPATH=src python scripts/tutorial_deal.py --start 2000
 """
@@ -197,7 +198,8 @@ class Player:
                     return False
             if not self.turn(step):
                 return False
-        return self.paid_extra
+        face_up = any(m.get("from") == "face_up" for step, m in self.script if step == "draw")
+        return self.paid_extra and face_up  # the draw step takes a face-up card, the tunnel costs more
 
 
 def main() -> None:
