@@ -131,7 +131,7 @@ def test_build_a_station(page: Any, server: Served) -> None:
 def tunnel_outcome(page: Any, route: str) -> str:
     """The log line after the seat's last try of the tunnel `route` (the try itself still says "tries")."""
     log = page.locator("#log-list li").all_inner_texts()
-    tried = [i for i, line in enumerate(log) if line.startswith(f"Ana tries the tunnel {route} with ")]
+    tried = [i for i, line in enumerate(log) if line.startswith(f"Ana tried the tunnel {route} with ")]
     assert tried and tried[-1] + 1 < len(log), log[-4:]
     return log[tried[-1] + 1]
 
@@ -151,7 +151,7 @@ def test_tunnel_paid_and_tunnel_given_up(page: Any, server: Served) -> None:
             route = title.removeprefix("Tunnel: ")
             # while its extra cards wait, the tunnel is only tried: the log does not call it claimed yet
             log = page.locator("#log-list li").all_inner_texts()
-            assert log[-1].startswith(f"Ana tries the tunnel {route} with "), log[-1]
+            assert log[-1].startswith(f"Ana tried the tunnel {route} with "), log[-1]
             assert not any(line.startswith(f"Ana claimed {route}") for line in log)
             if "paid" not in outcomes and page.locator("#action-panel button[data-act=pay]").count():
                 shot(page, "tunnel")

@@ -1,6 +1,7 @@
 """The board as players see it on a 1400x900 desktop and a 390x844 phone: text sizes at the default zoom
 (measured in the browser), the first view on the seat's tickets, drag to pan, pinch and the zoom buttons,
-the hand-and-draw bar that stays on a phone's screen, and no sideways scrolling of the page."""
+the hand-and-draw bar that stays on screen (desktop and phone, the board zoomed or the page scrolled), and no
+sideways scrolling of the page."""
 
 from __future__ import annotations
 
@@ -133,25 +134,48 @@ def test_pinch_zooms_on_a_phone(browser: Any, server: Served) -> None:
         context.close()
 
 
-def test_the_hand_and_the_draw_stay_on_a_phones_screen(browser: Any, server: Served) -> None:
-    context, page = open_game(browser, server, PHONE, "europe")
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_hand_and_the_draw_stay_on_screen_in_a_bar(browser: Any, server: Served, viewport: dict[str, int]) -> None:
+    """On a desktop as on a phone the hand and the draw sit in a bar fixed at the bottom of the screen: on
+    screen whether the page is scrolled to its end or the board zoomed in and panned, never over the end of
+    the page, and the page never scrolls sideways."""
+    phone = viewport is PHONE
+    name = "phone" if phone else "desktop"
+    context, page = open_game(browser, server, viewport, "europe")
     try:
-        page.locator("#keep-tickets").tap()
+        page.locator("#keep-tickets").click()
         wait_turn(page, "0")
-        on_screen = """() => ['hand-cards', 'draw-deck', 'draw-tickets', 'build-station'].map((id) => {
+        on_screen = """() => ['dock', 'hand-cards', 'draw-deck', 'draw-tickets', 'build-station'].map((id) => {
             const r = document.getElementById(id).getBoundingClientRect();
-            return r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth; })"""
-        assert page.evaluate(on_screen) == [True] * 4
+            return r.top >= 0 && r.bottom <= window.innerHeight + 0.5 && r.left >= 0
+                && r.right <= window.innerWidth + 0.5 && r.height > 0; })
+            .concat([...document.querySelectorAll('#draw button.slot')].map((b) => {
+                const r = b.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight + 0.5; }))"""
+        slots = page.locator("#draw button.slot").count()
+        assert slots == 5
+        assert page.evaluate(on_screen) == [True] * (5 + slots)
         bar = page.locator("#dock").bounding_box()
-        assert bar["height"] < PHONE["height"] * 0.25, bar  # a bar, not half the screen
+        assert bar["y"] + bar["height"] == pytest.approx(viewport["height"], abs=1)  # at the bottom
+        assert bar["height"] < viewport["height"] * (0.25 if phone else 0.15), bar  # a bar, not half the screen
+        # the board zoomed in and panned to its far corner: the bar stays
+        for _ in range(3):
+            page.click("#board .zoom-in")
+        page.evaluate("""() => { const w = document.querySelector('.board-wrap');
+            w.scrollLeft = w.scrollWidth; w.scrollTop = w.scrollHeight; }""")
+        assert page.evaluate(on_screen) == [True] * (5 + slots)
+        assert page.locator("#dock").bounding_box() == bar
+        page.screenshot(path=str(ARTIFACTS / f"bar-{name}-zoomed.png"))
+        # the page scrolled to its end: the bar stays, and the end of the page (the log) is above it
         page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-        assert page.evaluate(on_screen) == [True] * 4
-        # the end of the page (the log) is not hidden under the bar
+        assert page.evaluate("window.scrollY") > 0
+        assert page.evaluate(on_screen) == [True] * (5 + slots)
+        assert page.locator("#dock").bounding_box() == bar
         log = page.locator("#log").bounding_box()
         assert log["y"] + log["height"] <= bar["y"] + 1, (log, bar)
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        page.screenshot(path=str(ARTIFACTS / "phone-bar.png"))
-        page.locator("#draw-deck").tap()  # it works from the bar
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        page.screenshot(path=str(ARTIFACTS / f"bar-{name}-scrolled.png"))
+        deck = page.locator("#draw-deck")
+        deck.tap() if phone else deck.click()  # it works from the bar
         page.wait_for_function("document.querySelector('main').dataset.phase === 'second_card'")
     finally:
         context.close()

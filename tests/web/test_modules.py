@@ -85,6 +85,35 @@ def test_final_breakdown_with_a_tie_and_stations(page: Any, server: Served) -> N
     ]
 
 
+
+def test_final_rows_follow_the_maps_rules_not_its_name(page: Any, server: Served) -> None:
+    """The breakdown's rows come from the map's rules: a map named new_york with stations and the Express
+    scores them, a custom map with attractions shows them; a custom map is named by its own name."""
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    got = page.evaluate("""async () => {
+        const f = await import('/js/final.js');
+        const i18n = await import('/js/i18n.js');
+        const p = {seat: 0, name: "Ana", route_points: 1, tickets_completed: [], tickets_failed: [], ticket_points: 0,
+            stations_unbuilt: 3, station_points: 12, borrowed_routes: {}, longest_path: 1, express_bonus: 0,
+            attractions: 2, attraction_cities: [], total: 13, longest_path_routes: []};
+        const view = {players: [{name: "Ana", routes: []}], final: {players: [p], winners: ["Ana"], winner_seats: [0]}};
+        const rows = (mapData) => {
+            const box = document.createElement("section");
+            f.renderFinal(box, view, mapData, {byName: new Map()}, {gameId: null, onPath: () => {}});
+            return [...box.querySelectorAll("tr[data-row]")].map((tr) => tr.dataset.row);
+        };
+        return [rows({name: "new_york", rules: {stations: 3, longest_path_bonus: 10, attraction_points: 0}}),
+                rows({name: "my-map", rules: {stations: 0, longest_path_bonus: 0, attraction_points: 1}}),
+                i18n.mapLabel("my-map"), i18n.mapLabel("new_york")];
+    }""")
+    common = ["final.routes", "final.tickets_done", "final.tickets_failed", "final.ticket_points"]
+    assert got == [
+        [*common, "final.stations_kept", "final.borrowed", "final.longest", "final.express", "final.total"],
+        [*common, "final.attractions", "final.total"],
+        "my-map", "New York",
+    ]
+
 # A mid-game Europe board drawn by the page's Board: every player colour owns two routes of its own colour
 # (a blue player's blue route, ...) and two more; some routes are claimable, some were claimed since your
 # last move, one lies on a highlighted path (the European Express at the end), two stations.

@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from .conftest import Served, shot
+from .conftest import ARTIFACTS, Served, shot
 from .driver import click_and_wait, create_game, open_seat, state, wait_turn
 
 PATH_CHAIN = """(ticket) => {
@@ -85,6 +85,40 @@ def test_tickets_show_their_cities_path_and_progress(page: Any, server: Served) 
     held.click()  # a second tap hides it
     assert marked(page) == []
 
+
+
+# whether each marked city's dot is inside the board's frame and the window, above the hand-and-draw bar; and
+# its ring's colour (a ticket's cities are cyan, over any other ring)
+CITIES_IN_VIEW = """() => { const frame = document.querySelector('.board-wrap').getBoundingClientRect();
+  const bar = document.getElementById('dock').getBoundingClientRect();
+  return [...document.querySelectorAll('svg.board g.city.marked circle.city-dot')].map((dot) => {
+    const r = dot.getBoundingClientRect(); const x = r.x + r.width / 2, y = r.y + r.height / 2;
+    return [x >= frame.left && x <= frame.right && y >= frame.top && y <= frame.bottom && y >= 0 && y <= bar.top,
+            getComputedStyle(dot).stroke]; }); }"""
+
+
+def test_a_tapped_ticket_on_a_phone_brings_its_cities_into_view(browser: Any, server: Served) -> None:
+    """On a 390x844 phone the ticket choice fills the screen above the board: tapping a ticket's ◎ brings the
+    board into the window and zooms out as far as needed for both of its cities to show, ringed in cyan."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US", has_touch=True,
+                                  is_mobile=True)
+    page = context.new_page()
+    try:
+        game_id, token = create_game(server.base, "europe", seed=5)
+        open_seat(page, server.base, game_id, token)
+        wait_turn(page)
+        first = page.locator("#action-panel li[data-ticket]").first
+        name = str(first.get_attribute("data-ticket"))
+        scale = float(page.locator("#board").get_attribute("data-scale"))
+        assert [seen for seen, _ in page.evaluate(CITIES_IN_VIEW)] == []  # nothing marked yet
+        first.locator(".show-ticket").tap()
+        assert marked(page) == sorted(name.split("-"))
+        assert page.evaluate(CITIES_IN_VIEW) == [[True, "rgb(0, 172, 193)"]] * 2
+        assert float(page.locator("#board").get_attribute("data-scale")) <= scale
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(ARTIFACTS / "ticket-tapped-phone.png"))
+    finally:
+        context.close()
 
 def test_claimable_highlights_narrow_to_the_tickets_paths(page: Any, server: Served) -> None:
     game_id, token = create_game(server.base, "europe", seed=3)

@@ -25,6 +25,12 @@ from ttr.engine import Action
 log = logging.getLogger("ttr.server")
 
 
+def move_seed(game_seed: int, version: int) -> int:
+    """The seed of a bot's move at `version` (the number of actions played) of the game of `game_seed`: the same
+    game and moves give the bots the same answers (the guided first game's deal rests on it)."""
+    return (game_seed * 1_000_003 + version) % 2**63
+
+
 def choose_move(level: str, map_name: str, seat: int, seed: int, view: dict[str, Any], legal: list[Action]) -> int:
     """The index in `legal` of the action the bot `level` plays (in a worker)."""
     from ttr.bots import make_bot

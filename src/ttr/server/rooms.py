@@ -26,7 +26,7 @@ from ttr.bots import BOTS
 from ttr.engine import Game
 from ttr.maps import BUILTIN_MAPS
 from ttr.server import custom_maps
-from ttr.server.bot_pool import BotPool
+from ttr.server.bot_pool import BotPool, move_seed
 from ttr.server.clocks import parse_clock
 from ttr.server.cluster import Cluster, make_cluster
 from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
@@ -755,7 +755,7 @@ class GameManager:
             view = view_for(game, seat)
             view["map"] = custom_maps.worker_ref(room.info.map)
             ids, actions, _ = room.legal()
-            seed = (room.info.seed * 1_000_003 + version) % 2**63
+            seed = move_seed(room.info.seed, version)
             try:
                 if level.startswith(PREFIX):
                     index = await self.programs.choose(room.info.id, game, seat, level, list(actions),

@@ -3,7 +3,7 @@
 import { loadSeats } from "./api.js";
 import { h, clear, announce } from "./dom.js";
 import { errorLine } from "./errors.js";
-import { t, tOr, translateDom } from "./i18n.js";
+import { mapLabel, t, tOr, translateDom } from "./i18n.js";
 import { onlineCall, session, setSession, onSession, loadSession } from "./online_api.js";
 
 /** An error of the online API in the page's language: `error.account.{code}` when the page has it, the
@@ -195,7 +195,7 @@ export function accountGamesPanel() {
     for (const s of seats) {
       const href = s.status === "finished" ? `#/replay/${encodeURIComponent(s.game)}` : `#/seat/${encodeURIComponent(s.game)}/${s.seat}`;
       list.append(h("li", { dataset: { game: s.game, yourTurn: s.your_turn ? "1" : "0" } },
-        h("a", { href }, `${t(`map.${s.map}`)} · ${s.game} · ${t("lobby.seat", { n: s.seat + 1 })} ${s.name}`),
+        h("a", { href }, `${mapLabel(s.map)} · ${s.game} · ${t("lobby.seat", { n: s.seat + 1 })} ${s.name}`),
         " ", h("span", { class: "tag" }, s.your_turn ? t("account.your_turn") : t(`status.${s.status}`))));
     }
     box.append(list);

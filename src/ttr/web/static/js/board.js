@@ -242,12 +242,20 @@ export class Board {
     return dot ? { x: Number(dot.getAttribute("cx")), y: Number(dot.getAttribute("cy")) } : null;
   }
 
-  /** Bring cities into the viewport (centred on their middle) when any of them is out of it. */
-  showCities(cities) {
+  /** Bring cities into the viewport (centred on their middle) when any of them is out of it; with `fit`, zoom
+   * out as far as needed for all of them to fit (a tapped ticket's two cities on a phone). */
+  showCities(cities, { fit = false } = {}) {
     if (!this.scale) return;
     const points = cities.map((c) => this.cityPoint(c)).filter(Boolean);
     if (!points.length) return;
     const w = this.wrap;
+    if (fit && points.length > 1) {
+      const margin = 40; // board units around the cities, for their names
+      const spanX = Math.max(...points.map((p) => p.x)) - Math.min(...points.map((p) => p.x)) + 2 * margin;
+      const spanY = Math.max(...points.map((p) => p.y)) - Math.min(...points.map((p) => p.y)) + 2 * margin;
+      const need = Math.min(w.clientWidth / spanX, w.clientHeight / spanY);
+      if (need < this.scale) this.setScale(need);
+    }
     const out = points.some((p) => p.x * this.scale < w.scrollLeft || p.x * this.scale > w.scrollLeft + w.clientWidth
       || p.y * this.scale < w.scrollTop || p.y * this.scale > w.scrollTop + w.clientHeight);
     if (!out) return;

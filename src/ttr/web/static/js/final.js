@@ -25,9 +25,10 @@ export function renderFinal(box, view, mapData, board, { gameId, onPath, names =
   const nameOf = (seat) => (names && names[seat] !== undefined ? names[seat] : view.players[seat].name);
   const final = view.final;
   const rules = mapData.rules || {};
-  const stationsOn = rules.stations !== 0 && !(mapData.name === "new_york");
-  const attractionsOn = Boolean(rules.attraction_points) || mapData.name === "new_york";
-  const expressOn = rules.longest_path_bonus !== 0 && !(mapData.name === "new_york");
+  // the rows this map's rules score (its data, whatever the map's name)
+  const stationsOn = Boolean(rules.stations);
+  const attractionsOn = Boolean(rules.attraction_points);
+  const expressOn = Boolean(rules.longest_path_bonus);
   clear(box);
   const winners = final.winner_seats ? final.winner_seats.map((w) => nameOf(w)) : final.winners;
   box.append(h("h2", { id: "final-h" }, t("final.title")),

@@ -43,7 +43,7 @@ export async function showGame(main, { game, seat, token, hooks = null, byAccoun
   return view;
 }
 
-/** Keep the page's bottom clear of the hand-and-draw bar while it is fixed there (phones): `--dock-h`. */
+/** Keep the page's bottom clear of the hand-and-draw bar while it is fixed there: `--dock-h`. */
 function watchDock(dock) {
   if (typeof ResizeObserver === "undefined") return;
   const root = document.documentElement;
@@ -60,7 +60,7 @@ class GameView {
     this.mapData = bundle.data;
     this.seat = seat;
     this.token = token;
-    this.wild = bundle.data.wild || (summary.map === "new_york" ? "taxi" : "locomotive");
+    this.wild = bundle.data.wild;
     this.colors = bundle.data.colors || [];
     this.letters = colorLetters(this.colors);
     this.points = new Map((bundle.data.tickets || []).map((tk) => [`${tk.a}-${tk.b}`, tk.points]));
@@ -90,7 +90,7 @@ class GameView {
     this.playersBox = h("section", { class: "panel", id: "players" });
     this.drawBox = h("section", { class: "panel", id: "draw" });
     this.handBox = h("section", { class: "panel", id: "hand" });
-    // the hand and the draw: on a phone a bar fixed at the bottom of the screen, always in reach
+    // the hand and the draw: a bar fixed at the bottom of the screen (phone and desktop), always in reach
     this.dock = h("div", { class: "dock", id: "dock" }, this.handBox, this.drawBox);
     this.ticketsBox = h("section", { class: "panel", id: "tickets" });
     this.finalBox = h("section", { class: "panel final", id: "final", hidden: true });
@@ -177,6 +177,12 @@ class GameView {
    * snapshot of that seat's view (docs/web-protocol.md: `join` again on the same socket). */
   joinAs(token) {
     this.token = token;
+    if (!token) {
+      // leaving the seat (pass and play): its cards, tickets and choice leave the page at once, not when the
+      // public view arrives
+      for (const box of [this.handBox, this.ticketsBox, this.actionBox]) clear(box);
+      this.main.dataset.myTurn = "0";
+    }
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(token ? { type: "join", token } : { type: "join" }));
     }

@@ -72,7 +72,7 @@ function renderTunnel(gv, box) {
     h("p", { id: "tunnel-extra" }, t("tunnel.extra", { n: turn.tunnel_extra ?? "?" })));
   const row = h("div", { class: "row" });
   pays.forEach((entry, i) => row.append(h("button", { type: "button", class: i === 0 ? "primary" : "", "data-act": "pay",
-    onclick: () => gv.send(entry) }, t("tunnel.pay", { cards: cardsText(entry.action.cards) }))));
+    dataset: { cards: JSON.stringify(entry.action.cards) }, onclick: () => gv.send(entry) }, t("tunnel.pay", { cards: cardsText(entry.action.cards) }))));
   if (!pays.length) row.append(h("p", {}, t("tunnel.cannot_pay")));
   if (abandon) row.append(h("button", { type: "button", id: "abandon-tunnel", "data-act": "abandon", onclick: () => gv.send(abandon) }, t("tunnel.give_up")));
   box.append(row);

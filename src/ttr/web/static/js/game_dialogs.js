@@ -40,10 +40,18 @@ function optionList(gv, options, name, chosen = 0) {
   return list;
 }
 
-/** The claim dialog for route `index`: the card sets that pay for it, the cheapest checked (or `chosen`). */
-export function openClaim(gv, index, chosen = 0) {
+/** The set the guided game's coach names for its next move among `options`, else `fallback`. */
+function coachChoice(gv, options, fallback) {
+  const k = gv.coach ? gv.coach.choiceIn(options) : -1;
+  return k >= 0 ? k : fallback;
+}
+
+/** The claim dialog for route `index`: the card sets that pay for it, the cheapest checked (or `chosen`; in
+ * the guided game, the coach's). */
+export function openClaim(gv, index, chosen = null) {
   const options = gv.claimsByRoute().get(index);
   if (!options) return;
+  if (chosen === null) chosen = coachChoice(gv, options, 0);
   gv.reopen = () => openClaim(gv, index, chosen);
   const r = gv.board.routes[index];
   const content = h("div", {}, h("p", {}, gv.board.describe(index)),
@@ -60,10 +68,13 @@ export function openClaim(gv, index, chosen = 0) {
   ]);
 }
 
-/** The station dialog: a city (`cityName`, else the first) and the card sets that build there. */
-export function openStation(gv, cityName, chosen = 0) {
+/** The station dialog: a city (`cityName`, else the coach's in the guided game, else the first) and the card
+ * sets that build there. */
+export function openStation(gv, cityName, chosen = null) {
   const groups = gv.stationsByCity();
   if (!groups.size) return;
+  if (!cityName && gv.coach) cityName = gv.coach.stationCity();
+  if (chosen === null) chosen = cityName && groups.has(cityName) ? coachChoice(gv, groups.get(cityName), 0) : 0;
   gv.reopen = () => openStation(gv, cityName, chosen);
   const cities = [...groups.keys()].sort((a, b) => city(a).localeCompare(city(b)));
   let chosenCity = cityName && groups.has(cityName) ? cityName : cities[0];

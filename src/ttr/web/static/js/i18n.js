@@ -64,6 +64,11 @@ export function tOr(key, fallback, params = {}) {
   return Object.prototype.hasOwnProperty.call(strings, key) ? t(key, params) : fallback;
 }
 
+/** A map's name in the current language; a map the page has no name for (a custom one) by its own name. */
+export function mapLabel(name) {
+  return tOr(`map.${name}`, name);
+}
+
 /** A bot level's name in the current language; a program the server offers (`cmd:COMMAND`) by its command. */
 export function levelLabel(level) {
   return level.startsWith("cmd:") ? t("level.program", { command: level.slice(4) }) : tOr(`level.${level}`, level);

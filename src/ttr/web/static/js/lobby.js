@@ -2,7 +2,7 @@
 import { api, ApiError, loadSeats, saveSeat, forgetSeat, inviteLink } from "./api.js";
 import { h, clear, announce } from "./dom.js";
 import { errorLine, loadError } from "./errors.js";
-import { levelLabel, seatLevelLabel, t, tOr, translateDom } from "./i18n.js";
+import { levelLabel, mapLabel, seatLevelLabel, t, tOr, translateDom } from "./i18n.js";
 import { loadNameForms, seatName } from "./names.js";
 import { startTutorial } from "./coach.js";
 import { accountGamesPanel, accountReady } from "./account.js";
@@ -90,13 +90,13 @@ class Lobby {
       const max = this.mapInfo().players_max;
       this.seats = this.seats.slice(0, max);
       this.render();
-    } }, this.maps.map((m) => h("option", { value: m.name, selected: m.name === this.mapName }, t(`map.${m.name}`))));
+    } }, this.maps.map((m) => h("option", { value: m.name, selected: m.name === this.mapName }, mapLabel(m.name))));
     form.append(
       h("h2", { "data-i18n": "lobby.create" }),
       h("label", { class: "field" }, h("span", { "data-i18n": "lobby.map" }), mapSelect),
       h("p", { class: "row" },
         h("a", { class: "button", id: "rules-link", href: `#/rules/${encodeURIComponent(this.mapName)}` }, t("rules.link")),
-        h("button", { type: "button", id: "learn", onclick: () => startTutorial() }, t("coach.start"))),
+        h("button", { type: "button", id: "learn", onclick: () => startTutorial().catch((err) => this.createFailed(err)) }, t("coach.start"))),
       h("p", { class: "note" }, t("lobby.seat_range", { min: info.players_min, max: info.players_max })),
     );
     const list = h("ol", { class: "seat-list" });
@@ -182,13 +182,18 @@ class Lobby {
       this.render();
       announce(t("lobby.created"));
     } catch (err) {
-      // a known error code in the page's language, the server's own (English) words kept beside it
-      // (no answer at all, the server unreachable: "network", with no server words to show)
-      const code = err instanceof ApiError ? err.code : "network";
-      const key = `error.create.${code}`;
-      if (tOr(key, null) !== null) this.showError({ key, detail: code === "network" ? null : err.message });
-      else this.showError({ key: "error.create", params: { message: err.message } });
+      this.createFailed(err);
     }
+  }
+
+  /** Why a game (or the guided game) could not be created: a known error code in the page's language, the
+   * server's own (English) words kept beside it (no answer at all, the server unreachable: "network", with no
+   * server words to show). */
+  createFailed(err) {
+    const code = err instanceof ApiError ? err.code : "network";
+    const key = `error.create.${code}`;
+    if (tOr(key, null) !== null) this.showError({ key, detail: code === "network" ? null : err.message });
+    else this.showError({ key: "error.create", params: { message: err.message } });
   }
 
   /** The error line under the form: the translated message, and the server's words as a detail. */
@@ -234,7 +239,7 @@ class Lobby {
     for (const s of seats) {
       list.append(h("li", { dataset: { game: s.game } },
         h("a", { href: `#/play/${encodeURIComponent(s.game)}/${s.seat}/${encodeURIComponent(s.token)}` },
-          `${t(`map.${s.map}`)} · ${s.game} · ${t("lobby.seat", { n: s.seat + 1 })} ${s.name || ""}`),
+          `${mapLabel(s.map)} · ${s.game} · ${t("lobby.seat", { n: s.seat + 1 })} ${s.name || ""}`),
         s.invite ? h("span", { class: "tag" }, t("lobby.invite_tag")) : null,
         h("span", { class: "game-status" }),
         h("button", { type: "button", class: "icon", "aria-label": t("lobby.forget"), onclick: () => { forgetSeat(s.game, s.seat); this.render(); } }, "✕")));
@@ -274,7 +279,7 @@ class Lobby {
       const names = g.seats.map((s) => seatName(s, s.name, s.seat)).join(", ");
       const status = t(`status.${g.status}`);
       list.append(h("li", { dataset: { game: g.id } },
-        h("span", {}, `${t(`map.${g.map}`)} · ${names} · ${status}`),
+        h("span", {}, `${mapLabel(g.map)} · ${names} · ${status}`),
         " ",
         g.seed_chosen ? h("span", { class: "tag seed-chosen", title: t("seed.chosen_title") }, t("seed.chosen")) : null,
         g.seed_chosen ? " " : null,

@@ -3,7 +3,7 @@
 import { saveSeat } from "./api.js";
 import { h, clear } from "./dom.js";
 import { errorLine } from "./errors.js";
-import { t } from "./i18n.js";
+import { mapLabel, t } from "./i18n.js";
 import { onlineCall, session } from "./online_api.js";
 import { accountError } from "./account.js";
 
@@ -68,12 +68,12 @@ export function openGamesPanel(clock) {
       const list = h("ul", { class: "game-list", id: "open-list" });
       for (const tb of tables) {
         list.append(h("li", { dataset: { table: tb.id } },
-          `${t(`map.${tb.map}`)} · ${t("open.seats", { n: tb.players.length, seats: tb.seats })} · ${tb.players.join(t("list.sep"))} `,
+          `${mapLabel(tb.map)} · ${t("open.seats", { n: tb.players.length, seats: tb.seats })} · ${tb.players.join(t("list.sep"))} `,
           h("button", { type: "button", class: "open-take", onclick: () => act("POST", `/api/open-games/${encodeURIComponent(tb.id)}/take`, body({})) }, t("open.take"))));
       }
       box.append(tables.length ? list : h("p", { class: "note" }, t("open.none")));
       const mapSelect = h("select", { id: "open-map", onchange: (ev) => { form.map = ev.target.value; } },
-        ["europe", "new_york"].map((m) => h("option", { value: m, selected: form.map === m }, t(`map.${m}`))));
+        ["europe", "new_york"].map((m) => h("option", { value: m, selected: form.map === m }, mapLabel(m))));
       const seats = h("input", { id: "open-seats", type: "number", inputmode: "numeric", value: form.seats, oninput: (ev) => { form.seats = ev.target.value; } });
       box.append(h("div", { class: "row" }, h("label", { class: "field inline" }, h("span", {}, t("lobby.map")), mapSelect),
         h("label", { class: "field inline" }, h("span", {}, t("open.players")), seats),

@@ -2,7 +2,7 @@
 // with their replays; and the leaderboards (#/leaderboard), one per map and table size.
 import { h, clear } from "./dom.js";
 import { errorLine } from "./errors.js";
-import { levelLabel, t, translateDom } from "./i18n.js";
+import { levelLabel, mapLabel, t, translateDom } from "./i18n.js";
 import { onlineCall } from "./online_api.js";
 import { accountError } from "./account.js";
 import { addOnlineRoute } from "./online_routes.js";
@@ -10,7 +10,7 @@ import { addOnlineRoute } from "./online_routes.js";
 const TABLES = [["europe", [2, 3, 4, 5]], ["new_york", [2, 3, 4]]]; // the maps and their table sizes
 
 function tableName(map, seats) {
-  return t("rating.table", { map: t(`map.${map}`), n: seats });
+  return t("rating.table", { map: mapLabel(map), n: seats });
 }
 
 function likeText(like) {

@@ -3,7 +3,7 @@
 // feature the map has (tunnels, ferries, double routes, stations, tourist attractions, the longest path).
 import { mapBundle } from "./api.js";
 import { h, clear } from "./dom.js";
-import { t, colorName } from "./i18n.js";
+import { colorName, mapLabel, t } from "./i18n.js";
 
 /** The rules page of `mapName`. */
 export async function showRules(main, mapName) {
@@ -24,7 +24,7 @@ function renderRules(main, data) {
   const p = (key, params = {}) => h("p", { dataset: { rule: key } }, t(key, { piece, wild, ...params }));
   const points = Object.entries(rules.route_points || {});
   clear(main).append(h("article", { class: "panel rules", id: "rules", dataset: { map: data.name } },
-    h("h1", {}, t("rules.title", { map: t(`map.${data.name}`) })),
+    h("h1", {}, t("rules.title", { map: mapLabel(data.name) })),
     p("rules.goal"),
     p("rules.setup", { pieces: rules.pieces, hand: rules.starting_hand, face_up: rules.face_up, tickets: rules.setup_tickets,
       keep: rules.setup_keep_min }),

@@ -42,8 +42,8 @@ class Table {
     }
     if (gv.seat !== null) {
       // someone else's turn: first stop showing this seat's cards (watch), then ask for the next person
-      if (held) this.show(mover);
       gv.joinAs(null);
+      if (held) this.show(mover);
       return false;
     }
     if (held) this.show(mover);

@@ -65,7 +65,17 @@ export function showTicket(gv, name, { pin = false, reveal = false } = {}) {
   for (const li of gv.main.querySelectorAll("li[data-ticket]")) {
     li.classList.toggle("pinned", Boolean(gv.ticketShown && gv.ticketShown.pinned && gv.ticketShown.name === li.dataset.ticket));
   }
-  if (reveal && gv.ticketShown) gv.board.showCities(splitPair(gv.ticketShown.name));
+  if (reveal && gv.ticketShown) gv.board.showCities(splitPair(gv.ticketShown.name), { fit: pin });
+  if (pin && gv.ticketShown) revealBoard(gv);
+}
+
+/** A tapped ticket's path is on the board: bring the whole board into the window, above the hand-and-draw
+ * bar, when part of it is out (the ticket choice above the board pushes it down; on a phone it fills the
+ * screen). */
+function revealBoard(gv) {
+  const r = gv.boardBox.getBoundingClientRect();
+  const bottom = window.innerHeight - (gv.dock ? gv.dock.getBoundingClientRect().height : 0);
+  if (r.top < 0 || r.bottom > bottom + 1) gv.boardBox.scrollIntoView({ block: "nearest" });
 }
 
 /** The board marks of the ticket shown: its path, the routes still to claim, its cities. */
