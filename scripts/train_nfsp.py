@@ -83,7 +83,8 @@ def train(game: pyspiel.Game, agents: list[nfsp.NFSP], config: Config) -> tuple[
     """Self-play until the episode or time budget ends; (games, decisions, seconds)."""
     torch.manual_seed(config.seed)
     np.random.seed(config.seed)
-    env = rl_environment.Environment(game, seed=config.seed)
+    # The chance sampler is seeded here: Environment(game, seed=...) passes the seed to no one.
+    env = rl_environment.Environment(game, chance_event_sampler=rl_environment.ChanceEventSampler(config.seed))
     scale = info_scale(game)
     start = time.perf_counter()
     episodes = decisions = 0

@@ -113,7 +113,8 @@ def main() -> None:
     random.seed(args.seed)
     np.random.seed(args.seed)
     game = pyspiel.load_game(f"python_ttr(map={args.map},players={args.players})")
-    env = rl_environment.Environment(game, seed=args.seed)
+    # The chance sampler is seeded here: Environment(game, seed=...) passes the seed to no one.
+    env = rl_environment.Environment(game, chance_event_sampler=rl_environment.ChanceEventSampler(args.seed))
     size = game.information_state_tensor_size()
     scale = scale_of(game)
     agents = [policy_gradient.PolicyGradient(p, size, game.num_distinct_actions(), loss_str="a2c",
