@@ -79,14 +79,14 @@ def scaled(time_step: rl_environment.TimeStep, scale: np.ndarray) -> rl_environm
     return time_step
 
 
-def train(game: pyspiel.Game, agents: list[nfsp.NFSP], config: Config) -> tuple[int, int, float]:
-    """Self-play until the episode or time budget ends; (games, decisions, seconds)."""
+def train(game: pyspiel.Game, agents: list[nfsp.NFSP], config: Config) -> tuple[int, int, float, float]:
+    """Self-play until the episode or time budget ends; (games, decisions, wall seconds, CPU seconds)."""
     torch.manual_seed(config.seed)
     np.random.seed(config.seed)
     # The chance sampler is seeded here: Environment(game, seed=...) passes the seed to no one.
     env = rl_environment.Environment(game, chance_event_sampler=rl_environment.ChanceEventSampler(config.seed))
     scale = info_scale(game)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     episodes = decisions = 0
     while episodes < config.episodes and (config.minutes is None
                                           or time.perf_counter() - start < config.minutes * 60):
@@ -103,7 +103,7 @@ def train(game: pyspiel.Game, agents: list[nfsp.NFSP], config: Config) -> tuple[
             losses = " ".join(f"seat {a.player_id}: sl {fmt(a.loss[0])} rl {fmt(a.loss[1])}" for a in agents)
             print(f"  {episodes} games, {decisions} decisions, {time.perf_counter() - start:.0f} s; {losses}",
                   flush=True)
-    return episodes, decisions, time.perf_counter() - start
+    return episodes, decisions, time.perf_counter() - start, time.process_time() - cpu
 
 
 def fmt(loss: float | None) -> str:
@@ -166,8 +166,8 @@ def main() -> None:
     print(f"python_ttr(map={config.map_name},players={config.players}): information state "
           f"{game.information_state_tensor_size()} floats, {game.num_distinct_actions()} actions; NFSP self-play, "
           f"at most {config.episodes} games or {args.minutes:g} min (0: no limit), seed {config.seed}", flush=True)
-    episodes, decisions, seconds = train(game, agents, config)
-    print(f"trained on {episodes} self-play games ({decisions} decisions) in {seconds:.0f} s; "
+    episodes, decisions, seconds, cpu = train(game, agents, config)
+    print(f"trained on {episodes} self-play games ({decisions} decisions) in {seconds:.0f} s ({cpu:.0f} s of CPU); "
           f"repeat with --episodes {episodes} --minutes 0", flush=True)
     act = average_policy(game, agents)
     results = []
