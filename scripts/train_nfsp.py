@@ -160,6 +160,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     torch.set_num_threads(1)
+    code = commit()  # the code this run trains with
     config = Config(args.map, args.players, args.episodes, args.minutes or None, args.seed)
     game = pyspiel.load_game(f"python_ttr(map={config.map_name},players={config.players})")
     agents = make_agents(game, config)
@@ -176,7 +177,7 @@ def main() -> None:
         results.append(play_paired(game, act, opponent, args.deals, EVAL_SEED))
         print(f"against {opponent}: {time.perf_counter() - start:.0f} s", flush=True)
     print(f"\nscripts/train_nfsp.py --map {config.map_name} --players {config.players} --seed {config.seed} "
-          f"at commit {commit()}: {episodes} self-play games, {args.deals} paired deals per opponent "
+          f"at commit {code}: {episodes} self-play games, {args.deals} paired deals per opponent "
           f"(seeds {EVAL_SEED:,}-{EVAL_SEED + args.deals - 1:,}), the average policy sampled\n")
     print(table(config, results))
 
