@@ -69,7 +69,7 @@ def test_a_short_nfsp_run_learns_and_plays_on_paired_deals() -> None:
 
     script = load_module("scripts/train_nfsp.py", "train_nfsp")
     game = new_york()
-    config = script.Config(episodes=4, minutes=None, hidden=(16,), reservoir=500, replay=500, anticipatory=0.5,
+    config = script.Config(episodes=2, minutes=None, hidden=(16,), reservoir=500, replay=500, anticipatory=0.5,
                            batch_size=16, learn_every=8, min_buffer=16, log_every=1000, seed=3)
 
     def trained() -> tuple[list[Any], list[dict[str, torch.Tensor]], tuple[int, int, float, float]]:
@@ -78,7 +78,7 @@ def test_a_short_nfsp_run_learns_and_plays_on_paired_deals() -> None:
         return agents, before, script.train(game, agents, config)
 
     agents, before, (episodes, decisions, _, _) = trained()
-    assert episodes == 4 and decisions > 4 * 20
+    assert episodes == 2 and decisions > 2 * 20
     assert any(a.loss[0] is not None for a in agents)  # the average policy was fitted
     changed = [any(not torch.equal(v, b[k]) for k, v in a._avg_network.state_dict().items())
                for a, b in zip(agents, before, strict=True)]
