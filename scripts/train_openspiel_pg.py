@@ -13,7 +13,6 @@ extras (torch). One torch thread; run it under `nice` on a shared machine.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 
@@ -23,32 +22,9 @@ import torch
 from open_spiel.python import rl_environment
 from open_spiel.python.pytorch import policy_gradient
 
-import ttr.envs.openspiel  # noqa: F401  # registers python_ttr
-from ttr.bots import Bot, make_bot
-from ttr.bots.base import legal_actions
-from ttr.engine import seat_view
-from ttr.engine.actions import KEEP_TICKETS
-
-
-def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    if not games:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
-
-
-def scale_of(game: pyspiel.Game) -> np.ndarray:
-    """Per entry of the information-state tensor, the divisor that brings it to about [0, 1]."""
-    data = game.data
-    info = data.infostate
-    scale = np.ones(info.size, np.float32)
-    scale[:data.encoder.size] = np.maximum(data.encoder.high, 1.0)
-    scale[info.offsets["seat_actions"]:info.offsets["decisions"]] = 50.0
-    scale[info.offsets["decisions"]] = 200.0
-    return scale
+from ttr.bots import make_bot
+from ttr.envs.openspiel_play import bot_action, info_scale
+from ttr.sim.ratings import wilson
 
 
 def scaled(time_step: rl_environment.TimeStep, scale: np.ndarray) -> rl_environment.TimeStep:
@@ -56,18 +32,6 @@ def scaled(time_step: rl_environment.TimeStep, scale: np.ndarray) -> rl_environm
     states = time_step.observations["info_state"]
     time_step.observations["info_state"] = [list(np.asarray(s, np.float32) / scale) for s in states]
     return time_step
-
-
-def bot_action(state: pyspiel.State, bot: Bot) -> int:
-    """The environment id a ttr bot plays at `state` (a ticket choice answered keep/return one ticket at a time)."""
-    core = state.core
-    game = core.game
-    ids, legal = legal_actions(game)
-    engine_id = ids[legal.index(bot.choose(seat_view(game, game.current), legal))]
-    if core.cat.kind[engine_id] != KEEP_TICKETS:
-        return engine_id
-    keep = (core.cat.a[engine_id] >> len(core.kept)) & 1
-    return core.keep_id if keep else core.return_id
 
 
 def evaluate(game: pyspiel.Game, agents: list[policy_gradient.PolicyGradient], opponent: str, games: int,
@@ -113,9 +77,10 @@ def main() -> None:
     random.seed(args.seed)
     np.random.seed(args.seed)
     game = pyspiel.load_game(f"python_ttr(map={args.map},players={args.players})")
-    env = rl_environment.Environment(game, seed=args.seed)
+    # The chance sampler is seeded here: Environment(game, seed=...) passes the seed to no one.
+    env = rl_environment.Environment(game, chance_event_sampler=rl_environment.ChanceEventSampler(args.seed))
     size = game.information_state_tensor_size()
-    scale = scale_of(game)
+    scale = info_scale(game)
     agents = [policy_gradient.PolicyGradient(p, size, game.num_distinct_actions(), loss_str="a2c",
                                              hidden_layers_sizes=(128,), batch_size=16, critic_learning_rate=0.01,
                                              pi_learning_rate=0.01, entropy_cost=0.01, num_critic_before_pi=4,

@@ -121,3 +121,29 @@ def test_an_illegal_action_raises_and_no_game_moves() -> None:
         env.reset(seed=[1, 2, 3])
     with pytest.raises(ValueError, match="num_envs"):
         vector_env(0, "new_york", 2)
+
+
+def test_gymnasiums_episode_statistics_wrapper_reads_its_same_step_autoreset() -> None:
+    """Gymnasium's own vector wrapper, told the autoreset mode by the metadata, counts every row's episodes
+    as the rows played them."""
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    env = RecordEpisodeStatistics(vector_env(3, "new_york", 2, opponents="random"))
+    obs, _ = env.reset(seed=5)
+    rng = np.random.default_rng(2)
+    returns, lengths, ended = np.zeros(3), np.zeros(3, int), 0
+    while ended < 6:
+        obs, rewards, terminated, truncated, infos = env.step(masked_random(obs["action_mask"], rng))
+        returns += rewards
+        lengths += 1
+        done = terminated | truncated
+        if done.any():
+            assert (infos["_episode"] == done).all()
+            for i in np.flatnonzero(done):
+                assert infos["episode"]["r"][i] == pytest.approx(returns[i])
+                assert infos["episode"]["l"][i] == lengths[i]
+                assert obs["action_mask"][i].any()  # the next game's first mask, in the same step
+            returns[done], lengths[done] = 0.0, 0
+            ended += int(done.sum())
+    assert len(env.return_queue) == ended
+    env.close()
