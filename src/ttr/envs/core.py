@@ -53,9 +53,7 @@ class EnvCore:
         """A copy with its own game (the map and the catalogue shared)."""
         new = EnvCore.__new__(EnvCore)
         new.__dict__.update(self.__dict__)
-        game = self.game.copy()
-        game.__class__ = self.game.__class__  # a subclass (the OpenSpiel game's) stays one
-        new.game = game
+        new.game = self.game.copy()
         new.kept = self.kept[:]
         return new
 
