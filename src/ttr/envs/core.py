@@ -137,8 +137,7 @@ class EnvCore:
         totals = [p.total for p in scores.players]
         if mode == "margin":
             return [float(totals[p] - max(totals[:p] + totals[p + 1:])) for p in range(self.n)]
-        winners = set(scores.winners)
-        return [1.0 if self.game.players[p] in winners else -1.0 for p in range(self.n)]
+        return [1.0 if p in scores.winner_seats else -1.0 for p in range(self.n)]
 
 
 def check_reward_mode(mode: str) -> str:
