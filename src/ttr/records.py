@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ttr.engine.actions import Action
+from ttr.engine.doubles import twin_conflict
 from ttr.engine.game import Game
 from ttr.engine.scoring import BoardPlayer, FinalScore, score_board
 from ttr.engine.views import full_state, history_actions
@@ -237,13 +238,12 @@ def read_position(data: Any) -> tuple[GameMap, list[BoardPlayer]]:
                 holder = "twice" if owners[r] == seat else f"also by players[{owners[r]}]"
                 raise RecordError(f"{where}.routes: {route.name} is held {holder}")
             owners[r] = seat
-            if route.twin >= 0 and route.twin in owners:
-                one, closed = ("E-DOUBLE-1", "E-DOUBLE-2") if rules.stations else ("N-DOUBLE-1", "N-DOUBLE-1")
-                if owners[route.twin] == seat:
-                    raise RecordError(f"{where}.routes: both tracks of {route.name} are held by one player ({one})")
-                if len(raw_players) <= rules.double_routes_single_use_max_players:
-                    raise RecordError(f"{where}.routes: both tracks of {route.name} are used in a "
-                                      f"{len(raw_players)}-player game ({closed})")
+            broken = twin_conflict(game_map, r, seat, owners.get(route.twin, -1), len(raw_players))
+            if broken is not None and owners[route.twin] == seat:
+                raise RecordError(f"{where}.routes: both tracks of {route.name} are held by one player ({broken})")
+            if broken is not None:
+                raise RecordError(f"{where}.routes: both tracks of {route.name} are used in a "
+                                  f"{len(raw_players)}-player game ({broken})")
         trains = sum(game_map.routes[r].length for r in routes)
         if trains > rules.pieces:
             raise RecordError(f"{where}.routes: {trains} {rules.piece_name} placed, a player has {rules.pieces}")

@@ -110,6 +110,47 @@ print(json.dumps({"bots": bots.json(), "record_status": final[0], "actions": len
                   "hint": [hint["type"], hint.get("text"), hint.get("reason_i18n")]}))
 """
 
+# The learning environments on the build it is run with: a PettingZoo game and a Gymnasium episode with seeded
+# random masked actions, and an OpenSpiel game (chance outcomes drawn through the engine's chance hook) where
+# OpenSpiel is installed; prints one JSON line of what they saw.
+ENVS = r"""
+import hashlib, importlib.util, json, random
+import numpy as np
+from ttr.envs import aec_env, gym_env
+seen = {}
+env = aec_env("new_york", num_players=3)
+env.reset(seed=4)
+rnd, digest, steps = random.Random(4), hashlib.sha256(), 0
+for agent in env.agent_iter():
+    obs, reward, done, cut, _ = env.last()
+    digest.update(obs["observation"].tobytes() + repr(reward).encode())
+    env.step(None if done or cut else rnd.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    steps += 1
+seen["aec"] = [steps, digest.hexdigest()]
+gym = gym_env("europe", 2, opponents="greedy")
+obs, info = gym.reset(seed=5)
+total, done = 0.0, False
+while not done:
+    obs, reward, term, trunc, info = gym.step(rnd.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    total += reward
+    done = term or trunc
+seen["gym"] = [total, info["steps"], hashlib.sha256(obs["observation"].tobytes()).hexdigest()]
+if importlib.util.find_spec("pyspiel") is not None:
+    import pyspiel
+    import ttr.envs.openspiel  # noqa: F401
+    state = pyspiel.load_game("python_ttr(map=europe,players=2)").new_initial_state()
+    rng, digest, steps = np.random.RandomState(6), hashlib.sha256(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            digest.update(state.information_state_string().encode())
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        steps += 1
+    seen["openspiel"] = [steps, state.returns(), digest.hexdigest()]
+print(json.dumps(seen))
+"""
 
 def _setup_modules() -> list[str]:
     """The module names setup.py compiles (`COMPILED_MODULES`), read from its source."""
@@ -162,3 +203,6 @@ def test_the_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) 
     served, served_pure = _play(tmp_path / "src", modules, SERVER), _play(ROOT / "src", modules, SERVER)
     assert served == served_pure and served["record_status"] == 200 and served["hint"][0] == "hint"
     assert [b["bot"] for b in served["bots"]] == ["long_route_junkie", "greedy", "greedy_long_fitted", "expert"]
+    # the learning environments on the compiled build (OpenSpiel's chance through the engine's hook), as pure
+    envs, envs_pure = _play(tmp_path / "src", modules, ENVS), _play(ROOT / "src", modules, ENVS)
+    assert envs == envs_pure and envs["aec"][0] > 50 and envs["gym"]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from ttr.server.online_store import NameTakenError, OnlineStore
-from ttr.server.store import open_store
+from ttr.server.stores import open_store
 
 
 @pytest.fixture

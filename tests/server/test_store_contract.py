@@ -21,8 +21,8 @@ from ttr.server.store import (
     StoredAction,
     StoreError,
     UnknownGameError,
-    open_store,
 )
+from ttr.server.stores import open_store
 
 
 @pytest.fixture

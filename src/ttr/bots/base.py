@@ -62,9 +62,7 @@ class BaseBot:
         return legal[0]
 
 
-# Actions whose decoding depends only on the id (not on the tickets offered or the tunnel's colour).
-STATIC_KINDS = frozenset((A.DRAW_DECK, A.DRAW_FACE_UP, A.DRAW_TICKETS, A.CLAIM, A.ABANDON_TUNNEL,
-                          A.BUILD_STATION, A.PASS))
+STATIC_KINDS = A.STATIC_KINDS  # actions whose decoding depends only on the id (`ttr.engine.actions`)
 
 
 BotClass = TypeVar("BotClass", bound=BaseBot)
@@ -78,20 +76,10 @@ def class_settings(cls: type[BotClass]) -> BotClass:
 
 
 def legal_actions(game: Game) -> tuple[list[int], list[Action]]:
-    """`game.legal_ids()` and the same actions as `Action` values (equal to `game.legal_actions()`),
-    decoded once per map and id where the id alone fixes the action."""
-    cache: dict[int, Action] = game.map.engine_cache.setdefault("bots.decoded_actions", {})
-    kinds = game.cat.kind
+    """`game.legal_ids()` and the same actions as `Action` values (equal to `game.legal_actions()`; the
+    catalogue decodes an id once where the id alone fixes the action)."""
     ids = game.legal_ids()
-    out = []
-    for aid in ids:
-        action = cache.get(aid)
-        if action is None:
-            action = game.decode(aid)
-            if kinds[aid] in STATIC_KINDS:
-                cache[aid] = action
-        out.append(action)
-    return ids, out
+    return ids, [game.decode(aid) for aid in ids]
 
 
 class IllegalBotActionError(ValueError):

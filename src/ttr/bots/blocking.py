@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 
 from ttr.bots.mcts_policy import INF, route_costs
 from ttr.bots.planning import closed_by, cut_cost, map_index, shortest_path
-from ttr.engine import Game
+from ttr.engine import Game, doubles
 
 
 def world_block_damage(worlds: Sequence[Game], seat: int, routes: Collection[int]) -> dict[int, float]:
@@ -25,7 +25,7 @@ def world_block_damage(worlds: Sequence[Game], seat: int, routes: Collection[int
         return {}
     game_map = worlds[0].map
     ix = map_index(game_map)  # built once per map
-    small = worlds[0].n <= game_map.rules.double_routes_single_use_max_players
+    small = doubles.single_use(game_map, worlds[0].n)
     damage: dict[int, float] = {}
     for world in worlds:
         for q in range(world.n):

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ttr.bots.planning import INF, Board, MapIndex, closed_by, completed, cut_cost, dijkstra, path_to
+from ttr.engine import doubles
 from ttr.maps import GameMap
 
 PER_TRAIN = 0.4  # log-weight per train laid towards a ticket (fitted, see research/bot-measurements.md)
@@ -200,7 +201,7 @@ class TicketBelief:
         if weights is None or not routes:
             return {}
         ix = self.ix
-        small = self.n <= ix.game_map.rules.double_routes_single_use_max_players
+        small = doubles.single_use(ix.game_map, self.n)
         link = ix.link
         by_link: dict[int, list[int]] = {}
         for r in routes:

@@ -40,10 +40,9 @@ from typing import Any
 
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.playout import GreedyPlayout
-from ttr.engine import Action, Game
+from ttr.engine import Action, Game, surgery
 from ttr.engine import actions as A
 from ttr.engine.phases import CHOOSE_SETUP
-from ttr.engine.rng import Rng
 from ttr.maps import GameMap
 
 PlanState = tuple[Any, Any, Any]  # a greedy bot's plan cache: (key, path costs, plan)
@@ -124,8 +123,7 @@ class WorldFilter:
         cumulative = self._cumulative
         index = bisect.bisect_right(cumulative, rng.random() * cumulative[-1])
         world = self.particles[min(index, len(cumulative) - 1)].world.copy()
-        rng.shuffle(world.deck)
-        world.rng = Rng(rng.getrandbits(64))
+        surgery.reseed(world, rng)
         return world
 
     def effective_size(self) -> float:
@@ -157,9 +155,10 @@ class WorldFilter:
             return
         q = 1 - self.seat
         first = self.particles[0].world
-        offer = not first.tickets[q] and first.phase == CHOOSE_SETUP and len(first._setup_offers[q]) > 0
-        held = len(first._setup_offers[q]) if offer else len(first.tickets[q])  # (not chosen yet: its offer)
-        pool = sorted({*(first._setup_offers[q] if offer else first.tickets[q]),
+        first_offer = surgery.setup_offer(first, q)
+        offer = not first.tickets[q] and first.phase == CHOOSE_SETUP and len(first_offer) > 0
+        held = len(first_offer) if offer else len(first.tickets[q])  # (not chosen yet: its offer)
+        pool = sorted({*(first_offer if offer else first.tickets[q]),
                        *(t for t in first.ticket_deck if t not in seen)})
         if not held or math.comb(len(pool), held) > self.size:
             return
@@ -167,22 +166,15 @@ class WorldFilter:
         self.rng.shuffle(holdings)
         for i, particle in enumerate(self.particles):
             want = holdings[i % len(holdings)]
-            tickets = particle.world._setup_offers[q] if offer else particle.world.tickets[q]
-            deck = particle.world.ticket_deck
-            if any(t not in tickets and t not in deck for t in want):
+            world = particle.world
+            tickets = surgery.setup_offer(world, q) if offer else world.tickets[q][:]
+            if any(t not in tickets and t not in world.ticket_deck for t in want):
                 continue
-            swaps: dict[int, int] = {}
-            for t in want:
+            for t in want:  # the history's keeps name what the seat holds after each swap
                 if t not in tickets:
                     leaving = next(x for x in tickets if x not in want)
-                    deck[deck.index(t)] = leaving
+                    surgery.swap_hidden_ticket(world, q, leaving, t)
                     tickets[tickets.index(leaving)] = t
-                    swaps[leaving] = t
-            if swaps and not offer:  # the seat's keep in the world's history names what it holds now
-                history = particle.world.history
-                for j, (p, aid, detail) in enumerate(history):
-                    if p == q and first.cat.kind[aid] == A.KEEP_TICKETS:
-                        history[j] = (p, aid, tuple(swaps.get(t, t) for t in detail))
 
     def _learn(self, entry: dict[str, Any]) -> None:
         """Follow the cards a seat has shown through one log entry: taken face up, then played."""
@@ -206,8 +198,7 @@ class WorldFilter:
                 current = next(it)
                 acc += current.weight
             world = current.world.copy()
-            self.rng.shuffle(world.deck)
-            world.rng = Rng(self.rng.getrandbits(64))
+            surgery.reseed(world, self.rng)
             out.append(_Particle(world, 1.0, dict(current.plans)))
             x += step
         self.particles = out
@@ -248,7 +239,7 @@ class WorldFilter:
             elif kind == "draw_tickets":
                 offered = following.get("tickets", []) + following.get("returned", []) if (
                     following is not None and following.get("action") == "keep_tickets") else offer
-                if not offered or not _force_tickets(world, [self.map.ticket_index[t] for t in offered]):
+                if not offered or not surgery.force_tickets(world, [self.map.ticket_index[t] for t in offered]):
                     return False
         if kind == "draw_card" and entry.get("from") == "face_up" and "face_up" in entry:
             return self._draw_face_up(world, observed, entry)
@@ -302,30 +293,15 @@ class WorldFilter:
         count = sum(free)
         if not count:
             return False
-        deck = world.deck
-        hand = world.hands[q]
-        for c, k in enumerate(free):
-            if k:
-                hand[c] -= k
-                deck.extend([c] * k)
-        self.rng.shuffle(deck)
-        for c in deck[-count:]:
-            hand[c] += 1
-        del deck[-count:]
+        surgery.return_to_deck(world, q, free)
+        surgery.shuffle_deck(world, self.rng)
+        surgery.deal_from_deck(world, q, count)
         return True
 
     def _set_hand(self, world: Game, q: int, hand: list[int]) -> None:
         """Give seat q `hand` again, the deck giving and taking the difference (its order shuffled)."""
-        deck = world.deck
-        current = world.hands[q]
-        for c, (have, want) in enumerate(zip(current, hand, strict=True)):
-            if have > want:
-                deck.extend([c] * (have - want))
-            elif want > have:
-                for _ in range(want - have):
-                    deck.remove(c)
-        world.hands[q] = hand[:]
-        self.rng.shuffle(deck)
+        surgery.set_hand(world, q, hand)
+        surgery.shuffle_deck(world, self.rng)
 
     def _pay_from_deck(self, world: Game, q: int, aid: int, entry: dict[str, Any]) -> bool:
         """Make seat q's hand in the world able to pay the move `aid` it made (a claim, tunnel payment or
@@ -345,49 +321,16 @@ class WorldFilter:
                 if c not in deck or not spare:
                     return False
                 d = self.rng.choice(spare)
-                deck.remove(c)
-                deck.append(d)
-                hand[c] += 1
-                hand[d] -= 1
+                surgery.exchange_with_deck(world, q, d, c)
                 free[d] -= 1
-        self.rng.shuffle(deck)
+        surgery.shuffle_deck(world, self.rng)
         return world.is_legal_id(aid)
 
     def _force(self, world: Game, cards: list[int]) -> bool:
-        """Put `cards` on top of the world's train deck so that they are drawn in this order (the deck pops
-        from its end; a reshuffle first if it is empty). A card the deck lacks is taken from another seat's
-        unshown cards, which get the deck card it replaces. False if no one has it to give."""
-        deck = world.deck
-        if len(cards) > len(deck) and world.discard:  # the draws run the deck out: shuffle the discard in
-            left = deck[:]  # under what is left now, as the engine will when it runs out
-            deck.clear()
-            world._reshuffle()
-            deck.extend(left)
-        if len(cards) > len(deck):
-            return False
-        for i, card in enumerate(cards):
-            top = len(deck) - 1 - i
-            if deck[top] == card:
-                continue
-            try:
-                j = deck.index(card, 0, top)
-            except ValueError:
-                if not self._take_from_hand(world, card, top):
-                    return False
-                continue
-            deck[j], deck[top] = deck[top], deck[j]
-        return True
-
-    def _take_from_hand(self, world: Game, card: int, top: int) -> bool:
-        """Swap `card` out of another seat's unshown cards for the deck card at `top` (which then holds it)."""
-        for q in range(world.n):
-            if q != self.seat and self._free(world, q)[card] > 0:
-                hand = world.hands[q]
-                hand[card] -= 1
-                hand[world.deck[top]] += 1
-                world.deck[top] = card
-                return True
-        return False
+        """Put `cards` on top of the world's train deck so that they are drawn in this order (a reshuffle
+        first if the draws run the deck out). A card the deck lacks is taken from another seat's unshown
+        cards, which get the deck card it replaces. False if no one has it to give."""
+        return surgery.force_draws(world, cards, lambda q, card: q != self.seat and self._free(world, q)[card] > 0)
 
     def _modelled(self, particle: _Particle, p: int) -> int:
         """The move the policy makes for seat p in the particle's world, with the seat's own plan cache."""
@@ -431,16 +374,6 @@ class WorldFilter:
         return (not world.is_over and world.current == current and world.face_up == row
                 and len(world.deck) == deck_size and len(world.discard) == discard_size
                 and world.hands[self.seat] == hand and [sum(h) for h in world.hands] == sizes)
-
-
-def _force_tickets(world: Game, offered: list[int]) -> bool:
-    """Put the tickets `offered` on top of the world's ticket deck (its front: the next draw takes them);
-    False if the world holds one of them elsewhere (another seat's hand)."""
-    deck = world.ticket_deck
-    if any(t not in deck for t in offered):
-        return False
-    deck[:] = [*offered, *(t for t in deck if t not in offered)]
-    return True
 
 
 def _restore(particle: _Particle, p: int, state: PlanState | None) -> None:

@@ -26,6 +26,9 @@ ABANDON_TUNNEL = 6
 BUILD_STATION = 7
 PASS = 8
 
+# Kinds whose `Action` depends on the id alone (not on the tickets on offer or a tunnel's colour).
+STATIC_KINDS = frozenset((DRAW_DECK, DRAW_FACE_UP, DRAW_TICKETS, CLAIM, ABANDON_TUNNEL, BUILD_STATION, PASS))
+
 KIND_NAMES = ("draw_card", "draw_card", "draw_tickets", "keep_tickets", "claim_route", "pay_tunnel",
               "abandon_tunnel", "build_station", "pass")
 ACTION_NAMES = ("draw_card", "claim_route", "pay_tunnel", "abandon_tunnel", "build_station", "draw_tickets",
@@ -36,7 +39,10 @@ ACTION_NAMES = ("draw_card", "claim_route", "pay_tunnel", "abandon_tunnel", "bui
 class Action:
     """One step of a turn, as the record format writes it (without the acting seat).
 
-    `cards` is a tuple of (card name, count) pairs sorted by name, so equal actions compare equal.
+    `cards` is a tuple of (card name, count) pairs sorted by name, so equal actions compare equal. An
+    `Action` cannot be made malformed: an unknown kind, a field its kind does not take, a draw without its
+    source, a claim without its route, cards not in that canonical form raise `InvalidActionError`.
+    Whether it is legal (the names known to the map, the card count) is the game's to say.
     """
 
     kind: str
@@ -46,6 +52,37 @@ class Action:
     city: str | None = None  # build_station
     cards: tuple[tuple[str, int], ...] = ()  # claim_route, pay_tunnel, build_station
     tickets: tuple[str, ...] = ()  # keep_tickets
+
+    def __post_init__(self) -> None:
+        """Refuse a malformed action (see the class)."""
+        kind = self.kind
+        if kind not in ACTION_NAMES:
+            raise InvalidActionError(f"unknown action {kind!r} (known: {', '.join(ACTION_NAMES)})")
+        takes = _FIELDS[kind]
+        for name, value, empty in (("source", self.source, None), ("card", self.card, None),
+                                   ("route", self.route, None), ("city", self.city, None),
+                                   ("cards", self.cards, ()), ("tickets", self.tickets, ())):
+            if name not in takes and value != empty:
+                raise InvalidActionError(f"{kind} takes no {name!r}, got {value!r}")
+        if kind == "draw_card":
+            if self.source not in ("deck", "face_up"):
+                raise InvalidActionError(f"draw_card 'from' must be 'deck' or 'face_up', got {self.source!r}")
+            if (self.source == "face_up") != isinstance(self.card, str) or (
+                    self.source == "deck" and self.card is not None):
+                raise InvalidActionError("draw_card from face_up names its 'card' (the colour taken); from the "
+                                         "deck it names none")
+        for name in ("route", "city"):
+            if name in takes and not isinstance(getattr(self, name), str):
+                raise InvalidActionError(f"{kind} needs {name!r}: a name, got {getattr(self, name)!r}")
+        if not isinstance(self.cards, tuple) or any(
+                not isinstance(pair, tuple) or len(pair) != 2 or not isinstance(pair[0], str)
+                or not isinstance(pair[1], int) or isinstance(pair[1], bool) or pair[1] < 1 for pair in self.cards):
+            raise InvalidActionError(f"{kind} cards: (name, count >= 1) pairs (Action.make_cards), got {self.cards!r}")
+        names = [pair[0] for pair in self.cards]
+        if names != sorted(set(names)):
+            raise InvalidActionError(f"{kind} cards: sorted by name, each once (Action.make_cards), got {self.cards!r}")
+        if not isinstance(self.tickets, tuple) or not all(isinstance(t, str) for t in self.tickets):
+            raise InvalidActionError(f"{kind} tickets: a tuple of ticket names, got {self.tickets!r}")
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle by the constructor's arguments: the compiled build's frozen class cannot be rebuilt field by
@@ -166,6 +203,14 @@ class Action:
         raise InvalidActionError(f"cannot read action {text!r}")
 
 
+# The fields each kind of action takes (`kind` aside).
+_FIELDS: dict[str, frozenset[str]] = {
+    "draw_card": frozenset(("source", "card")), "claim_route": frozenset(("route", "cards")),
+    "pay_tunnel": frozenset(("cards",)), "abandon_tunnel": frozenset(), "build_station": frozenset(("city", "cards")),
+    "draw_tickets": frozenset(), "keep_tickets": frozenset(("tickets",)), "pass": frozenset(),
+}
+
+
 def _parse_cards(cards: Any, kind: str) -> tuple[tuple[str, int], ...]:
     if not isinstance(cards, dict) or not cards:
         raise InvalidActionError(f"{kind} needs 'cards': a count object such as {{\"red\": 2, \"locomotive\": 1}}")
@@ -264,6 +309,7 @@ class Catalogue:
         self.b = b
         self.c = c
         self.d = d
+        self.decoded: dict[int, Action] = {}  # `Action`s of ids of `STATIC_KINDS`, decoded once (`Game.decode`)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its map: the catalogue is built again from it (a compiled class cannot be rebuilt field

@@ -21,7 +21,19 @@ if TYPE_CHECKING:
 
 
 def decode(game: Game, aid: int) -> Action:
-    """The `Action` of id `aid` in the current state (ticket choices refer to the tickets on offer)."""
+    """The `Action` of id `aid` in the current state (ticket choices refer to the tickets on offer); an id
+    whose action does not depend on the state is decoded once per map (the catalogue keeps it)."""
+    cat = game.cat
+    action = cat.decoded.get(aid)
+    if action is None:
+        action = _decode(game, aid)
+        if cat.kind[aid] in A.STATIC_KINDS:
+            cat.decoded[aid] = action
+    return action
+
+
+def _decode(game: Game, aid: int) -> Action:
+    """`decode` without the catalogue's cache."""
     cat = game.cat
     kind = cat.kind[aid]
     names = game.map.card_names

@@ -13,6 +13,7 @@ from typing import Any
 from ttr.engine import actions as A
 from ttr.engine import encoding, legality
 from ttr.engine.actions import Action, Catalogue
+from ttr.engine.chance import ChanceSource
 from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, OVER, PHASE_NAMES, SECOND_CARD, TUNNEL
 from ttr.engine.rng import Rng
 from ttr.engine.scoring import BoardPlayer, FinalScore, score_board
@@ -84,6 +85,7 @@ class Game:
     _route_pts: list[int]
     small_game: bool
     view_cache: dict[str, Any]  # what `ttr.engine.views` worked out once (the public log so far)
+    _chance: ChanceSource | None  # where draws come from; None: the deck's own order (`ttr.engine.chance`)
 
     # ------------------------------------------------------------------ setup
 
@@ -95,11 +97,13 @@ class Game:
         seed: int = 0,
         decks: dict[str, list[str]] | None = None,
         reshuffles: list[list[str]] | None = None,
+        chance: ChanceSource | None = None,
     ) -> Game:
         """A new game, dealt (E-SETUP-1..5). `players` is a list of names or a count.
 
         `seed` fixes every shuffle; `decks` ("train", "tickets", "long_tickets": names, top first)
         fixes the starting orders instead; `reshuffles` fixes the order of each reshuffled deck.
+        `chance` chooses every card and ticket drawn, the deal's included (`ttr.engine.chance`).
         """
         count = players if isinstance(players, int) else len(players)
         rules = game_map.rules
@@ -118,6 +122,7 @@ class Game:
         g.wild = g.ncol
         g.seed = seed
         g.rng = Rng(seed)
+        g._chance = chance
         routes = game_map.routes
         g._route_len = [r.length for r in routes]
         g._route_col = [-1 if r.color == "gray" else game_map.colors.index(r.color) for r in routes]
@@ -140,7 +145,7 @@ class Game:
         g.hands = [[0] * (g.ncol + 1) for _ in range(n)]
         for p in range(n):  # E-SETUP-1
             for _ in range(rules.starting_hand):
-                g.hands[p][g.deck.pop()] += 1
+                g.hands[p][g._take_card()] += 1
         g.face_up = [-1] * rules.face_up
         for i in range(rules.face_up):
             g.face_up[i] = g._take_card()
@@ -148,6 +153,8 @@ class Game:
 
         g.tickets = [[] for _ in range(n)]
         g.offered = []
+        if chance is not None:  # the source picks each seat's offer, its long tickets first
+            g._choose_setup_tickets(chance, long_, regular)
         setup_offers: list[list[int]] = [[] for _ in range(n)]
         for p in range(n):  # E-SETUP-3: the rest of the long tickets leave the game
             setup_offers[p].extend(long_[p * rules.setup_long_tickets:(p + 1) * rules.setup_long_tickets])
@@ -177,6 +184,21 @@ class Game:
         g.phase = CHOOSE_SETUP
         g.offered = setup_offers[0][:]
         return g
+
+    def _choose_setup_tickets(self, chance: ChanceSource, long_: list[int], regular: list[int]) -> None:
+        """Reorder the shuffled long and regular tickets so that the setup offers hold what `chance` picks."""
+        rules = self.map.rules
+        for p in range(self.n):
+            for pool, count in ((long_, rules.setup_long_tickets), (regular, rules.setup_regular_tickets)):
+                for pos in range(p * count, (p + 1) * count):
+                    j = chance.ticket(pool, pos)
+                    pool[pos], pool[j] = pool[j], pool[pos]
+        self.initial_tickets = regular[:]
+        self.initial_long = long_[:]
+
+    def set_chance(self, chance: ChanceSource | None) -> None:
+        """Draw every later card and ticket through `chance` (None: the deck's own order again)."""
+        self._chance = chance
 
     def _card_of(self, name: object, where: str) -> int:
         if not isinstance(name, str):
@@ -242,6 +264,9 @@ class Game:
             if not self.discard:
                 return -1
             self._reshuffle()
+        chance = self._chance
+        if chance is not None:
+            return deck.pop(chance.card(deck))
         return deck.pop()
 
     def _reshuffle(self) -> None:
@@ -547,6 +572,12 @@ class Game:
             return
         if kind == A.DRAW_TICKETS:
             k = self.map.rules.draw_tickets
+            chance = self._chance
+            if chance is not None:
+                deck = self.ticket_deck
+                for i in range(min(k, len(deck))):
+                    j = chance.ticket(deck, i)
+                    deck[i], deck[j] = deck[j], deck[i]
             self.offered = self.ticket_deck[:k]
             del self.ticket_deck[:k]
             self.phase = CHOOSE_TICKETS
@@ -695,6 +726,16 @@ class Game:
         return [r for r, closed in enumerate(self.blocked) if not closed]
 
     @property
+    def final_round(self) -> bool:
+        """Whether the final round has begun (E-END-1): a seat ended its turn with few pieces left."""
+        return self.final_turns >= 0
+
+    @property
+    def turns_left(self) -> int | None:
+        """The turns left once the final round has begun, this one included (None before, and once over)."""
+        return self.final_turns if self.final_turns > 0 and self.phase != OVER else None
+
+    @property
     def is_over(self) -> bool:
         """Whether the game has ended."""
         return self.phase == OVER
@@ -770,6 +811,7 @@ class Game:
         g.reshuffles = [r[:] for r in self.reshuffles]
         g.rng = self.rng.copy()
         g._setup_offers = self._setup_offers
+        g._chance = self._chance
         return g
 
     # ------------------------------------------------------------------ Action <-> id (`ttr.engine.encoding`)

@@ -26,6 +26,7 @@ from itertools import accumulate
 from typing import Any
 
 from ttr.engine.game import Game
+from ttr.engine.known import KnownCards
 from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, PHASE_NAMES, SECOND_CARD, TUNNEL
 from ttr.engine.rng import Rng
 from ttr.maps import GameMap
@@ -128,8 +129,7 @@ class InfoSet:
             for c in g.t_revealed:
                 seen[c] += 1
 
-        # The log: known cards in other hands, the final round's trigger, setup keeps, the history.
-        known = [[0] * (ncol + 1) for _ in range(n)]
+        # The log: the final round's trigger, setup keeps, the history (and from it the known cards).
         setup_keep = [-1] * n
         self._keeps: list[tuple[int, int, int]] = []  # (history index, seat, count) of other seats' keeps
         trains = [rules.pieces] * n
@@ -158,7 +158,6 @@ class InfoSet:
                 else:
                     c = card(entry["card"])
                     aid = cat.draw_face_up[c]
-                    known[p][c] += 1
                     if "face_up" in entry:  # the row after the draw
                         detail = tuple(card(x) if x is not None else -1 for x in entry["face_up"])
             elif kind == "draw_tickets":
@@ -196,7 +195,6 @@ class InfoSet:
                     aid = cat.claim_base[route.index] + colour * route.length + w
                 else:
                     aid = cat.claim_base[route.index] + w
-                _forget(known[p], cards)
                 claimed = route.length
                 if "tunnel_reveal" in entry:
                     detail = tuple(card(c) for c in entry["tunnel_reveal"])
@@ -206,13 +204,9 @@ class InfoSet:
                         claimed = 0
             elif kind == "pay_tunnel":
                 aid = cat.pay[(sum(cards.values()), cards.get(wild, 0))]
-                _forget(known[p], cards)
                 claimed = pending[0]
             elif kind == "abandon_tunnel":
                 aid = cat.abandon
-                if p != seat:
-                    for c, k in pending[1].items():
-                        known[p][c] += k
             elif kind == "build_station":
                 city = game_map.city(entry["city"]).index
                 cost = sum(cards.values())
@@ -220,7 +214,6 @@ class InfoSet:
                 offset = colours[0] * cost + cards.get(wild, 0) if colours else ncol * cost
                 aid = cat.station_base[city][built[p]] + offset
                 built[p] += 1
-                _forget(known[p], cards)
             else:
                 aid = cat.pass_
             if claimed:
@@ -229,6 +222,7 @@ class InfoSet:
                     trigger = p
             history.append((p, aid, detail))
         g.history = history
+        known = KnownCards(game_map, n).read(g)  # cards taken face up and not played since (own hand: exact)
         if trains != g.trains:
             raise ValueError("the view's trains do not match its log")
         g.final_turns = -1 if trigger < 0 else n - (current - trigger - 1) % n
@@ -481,12 +475,6 @@ def _take(pool: list[int], k: int) -> list[int]:
     out = pool[-k:]
     del pool[-k:]
     return out
-
-
-def _forget(known: list[int], cards: dict[int, int]) -> None:
-    """Cards played leave the hand: the known ones first."""
-    for c, k in cards.items():
-        known[c] = known[c] - k if known[c] > k else 0
 
 
 def determinize(game_map: GameMap, view: dict[str, Any], rng: random.Random) -> Game:

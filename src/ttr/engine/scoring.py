@@ -55,11 +55,13 @@ class PlayerScore:
 
 @dataclass
 class FinalScore:
-    """Every seat's breakdown, the winners, and the tie-break that decided (None: no tie to break)."""
+    """Every seat's breakdown, the winners (`winner_seats`: their seats; `winners`: their names, as the JSON
+    form lists them), and the tie-break that decided (None: no tie to break)."""
 
     players: list[PlayerScore]
     winners: list[str]
     decided_by: str | None
+    winner_seats: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """`{"players": [...], "winners": [...]}` as `ttr score --json` prints it."""
@@ -101,24 +103,24 @@ def score_board(game_map: GameMap, players: list[BoardPlayer], owners: list[int]
         if rules.longest_path_bonus and best > 0 and s.longest_path == best:  # E-LONG-1: ties all score
             s.express_bonus = rules.longest_path_bonus
         s.total = s.route_points + s.ticket_points + s.station_points + s.express_bonus + s.attractions
-    winners, decided_by = _winners(scores, rules.tiebreaks)
-    return FinalScore(scores, winners, decided_by)
+    seats, decided_by = _winners(scores, rules.tiebreaks)
+    return FinalScore(scores, [scores[s].name for s in seats], decided_by, seats)
 
 
-def _winners(scores: list[PlayerScore], tiebreaks: tuple[str, ...]) -> tuple[list[str], str | None]:
-    """E-WIN-1 / N-WIN-1: highest total, then each tie-break in turn; still tied: shared."""
+def _winners(scores: list[PlayerScore], tiebreaks: tuple[str, ...]) -> tuple[list[int], str | None]:
+    """The winners' seats. E-WIN-1 / N-WIN-1: highest total, then each tie-break in turn; still tied: shared."""
     top = max(s.total for s in scores)
-    group = [s for s in scores if s.total == top]
+    group = [seat for seat, s in enumerate(scores) if s.total == top]
     if len(group) == 1:
-        return [group[0].name], None
+        return group, None
     for name in tiebreaks:
-        best = max(_tiebreak_key(name, s) for s in group)
-        narrowed = [s for s in group if _tiebreak_key(name, s) == best]
+        best = max(_tiebreak_key(name, scores[seat]) for seat in group)
+        narrowed = [seat for seat in group if _tiebreak_key(name, scores[seat]) == best]
         if len(narrowed) < len(group):
             group = narrowed
             if len(group) == 1:
-                return [group[0].name], name
-    return [s.name for s in group], "shared"
+                return group, name
+    return group, "shared"
 
 
 def _tiebreak_key(name: str, score: PlayerScore) -> int:

@@ -93,6 +93,7 @@ def _state(game: Game, viewer: int, error: dict[str, Any] | None, with_log: bool
     }
     if with_log:  # views carry more than the record format's state: the map, public discards, the log
         out["map"] = m.name
+        out["final_turns"] = game.turns_left  # the final round's turns left, this one included (E-END-1)
         discard = [0] * len(names)
         for card in game.discard:
             discard[card] += 1

@@ -53,9 +53,7 @@ class EnvCore:
         """A copy with its own game (the map and the catalogue shared)."""
         new = EnvCore.__new__(EnvCore)
         new.__dict__.update(self.__dict__)
-        game = self.game.copy()
-        game.__class__ = self.game.__class__  # a subclass (the OpenSpiel game's) stays one
-        new.game = game
+        new.game = self.game.copy()
         new.kept = self.kept[:]
         return new
 
@@ -139,8 +137,7 @@ class EnvCore:
         totals = [p.total for p in scores.players]
         if mode == "margin":
             return [float(totals[p] - max(totals[:p] + totals[p + 1:])) for p in range(self.n)]
-        winners = set(scores.winners)
-        return [1.0 if self.game.players[p] in winners else -1.0 for p in range(self.n)]
+        return [1.0 if p in scores.winner_seats else -1.0 for p in range(self.n)]
 
 
 def check_reward_mode(mode: str) -> str:

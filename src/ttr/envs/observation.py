@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ttr.engine import Game
-from ttr.engine.actions import ABANDON_TUNNEL, BUILD_STATION, CLAIM, DRAW_FACE_UP, PAY_TUNNEL
+from ttr.engine.known import KnownCards
 from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, TUNNEL
 from ttr.maps import GameMap
 
@@ -208,70 +208,3 @@ class ObservationEncoder:
         """The slice of an observation vector that holds segment `name`."""
         size = next(s for seg, s, _ in self.segments if seg == name)
         return vector[self.offsets[name]:self.offsets[name] + size]
-
-
-class KnownCards:
-    """The cards each seat is known to hold, from the public moves in `game.history` alone.
-
-    A card taken face up is known until played: cards paid for a route, a tunnel or a station leave the
-    known ones first (the seat may have paid with cards drawn blind instead, but nobody can tell), and the
-    cards of a tunnel given up come back known. The same bookkeeping as `ttr.engine.sample.InfoSet`. Read
-    incrementally: only the moves added since the last read of the same game are gone through.
-    """
-
-    def __init__(self, game_map: GameMap, num_players: int) -> None:
-        self.n = num_players
-        self.cards = len(game_map.colors) + 1
-        self.wild = len(game_map.colors)
-        self.lengths = [r.length for r in game_map.routes]
-        self._game: Game | None = None
-        self._done = 0  # history entries gone through
-        self._last: object = None  # the last of them (a reset or another game's history does not match)
-        self._known: list[list[int]] = []
-        self._claim: tuple[int, int, int, int] = (-1, 0, 0, 0)  # the last claim: seat, colour, colour cards, wilds
-
-    def read(self, game: Game) -> list[list[int]]:
-        """Per seat, the count of each card type it is known to hold (do not modify)."""
-        history = game.history
-        done = self._done
-        if not (game is self._game and done <= len(history) and (done == 0 or history[done - 1] is self._last)):
-            self._game = game
-            self._known = [[0] * self.cards for _ in range(self.n)]
-            self._claim = (-1, 0, 0, 0)
-            done = 0
-        if done < len(history):
-            cat = game.cat
-            kind, a, b, c, d = cat.kind, cat.a, cat.b, cat.c, cat.d
-            known = self._known
-            wild = self.wild
-            for p, aid, _ in history[done:]:
-                k = kind[aid]
-                if k == DRAW_FACE_UP:
-                    known[p][b[aid]] += 1
-                elif k == CLAIM:
-                    colour, w = b[aid], c[aid]
-                    count = self.lengths[a[aid]] - w if colour != wild else 0
-                    self._claim = (p, colour, count, w)
-                    self._play(known[p], colour, count, w)
-                elif k == PAY_TUNNEL:
-                    self._play(known[p], self._claim[1], a[aid] - c[aid], c[aid])
-                elif k == ABANDON_TUNNEL:
-                    _, colour, count, w = self._claim
-                    if colour != wild:
-                        known[p][colour] += count
-                    known[p][wild] += w
-                elif k == BUILD_STATION:
-                    colour, w = b[aid], c[aid]
-                    self._play(known[p], colour, d[aid] - w if colour != wild else 0, w)
-            self._done = len(history)
-            self._last = history[-1]
-        return self._known
-
-    def _play(self, known: list[int], colour: int, count: int, wilds: int) -> None:
-        """Cards played leave the hand: the known ones first."""
-        if colour == self.wild:
-            count, wilds = 0, wilds + count
-        if count:
-            known[colour] = max(0, known[colour] - count)
-        if wilds:
-            known[self.wild] = max(0, known[self.wild] - wilds)

@@ -36,8 +36,8 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 from ttr.engine import Game, seat_view
 from ttr.engine import actions as A
-from ttr.engine.phases import CHOOSE_SETUP
 from ttr.engine.sample import InfoSet
+from ttr.engine.surgery import undealt
 from ttr.envs.core import REWARD_MODES, EnvCore, check_reward_mode
 from ttr.envs.infostate import PRIVATE_SEGMENTS, InfoStateEncoder
 from ttr.envs.observation import ObservationEncoder
@@ -67,54 +67,53 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 class _NeedCard(Exception):
-    """Raised by a scripted game when it must take a card nobody has chosen yet."""
+    """Raised by `_Script` when a game must take a card nobody has chosen yet: the card counts it draws from."""
 
     def __init__(self, counts: list[int]) -> None:
-        super().__init__("a chance outcome is needed")
+        super().__init__("a card outcome is needed")
         self.counts = counts
 
 
-class _ScriptedGame(Game):
-    """A game whose deck draws follow `script` (card types chosen at chance nodes); `_NeedCard` when it runs out.
+class _NeedTicket(Exception):
+    """Raised by `_Script` when a game must take a ticket nobody has chosen yet: the tickets it draws from."""
 
-    The deck is a multiset here: a scripted draw takes one card of the chosen type out of it.
+    def __init__(self, pool: list[int]) -> None:
+        super().__init__("a ticket outcome is needed")
+        self.pool = pool
+
+
+class _Script:
+    """The engine's chance source (`ttr.engine.chance`) for one pending step: the cards and tickets chosen at
+    chance nodes so far, in order; `_NeedCard` or `_NeedTicket` when the step needs one more.
+
+    The train deck is a multiset here: a card drawn is one of the chosen type. Tickets are drawn from the
+    first `unknown` of the ticket deck (those whose order nobody knows; tickets returned under the deck come
+    back in their known order), or at the deal from every ticket not dealt yet.
     """
 
-    script: list[int] | None = None
+    def __init__(self, cards: list[int], tickets: list[int], unknown: int, kinds: int) -> None:
+        self.kinds = kinds  # card types
+        self.cards = cards
+        self.tickets = tickets
+        self.unknown = unknown  # -1 at the deal
 
-    def _take_card(self) -> int:
-        script = self.script
-        if script is None:
-            return super()._take_card()
-        deck = self.deck
-        if not deck:
-            if not self.discard:
-                return -1
-            self._reshuffle()
-        if not script:
-            counts = [0] * (self.ncol + 1)
+    def card(self, deck: list[int]) -> int:
+        """The position of the next scripted card type in `deck`."""
+        if not self.cards:
+            counts = [0] * self.kinds
             for c in deck:
                 counts[c] += 1
             raise _NeedCard(counts)
-        card = script.pop(0)
-        deck.remove(card)
-        return card
+        return deck.index(self.cards.pop(0))
 
-
-def _scripted_copy(game: Game, script: list[int]) -> _ScriptedGame:
-    g = game.copy()
-    g.__class__ = _ScriptedGame
-    assert isinstance(g, _ScriptedGame)
-    g.script = script
-    return g
-
-
-def _adopt(game: Game) -> _ScriptedGame:
-    """`game` as a scripted game with no script (ordinary play)."""
-    game.__class__ = _ScriptedGame
-    assert isinstance(game, _ScriptedGame)
-    game.script = None
-    return game
+    def ticket(self, pool: list[int], start: int) -> int:
+        """The position of the next scripted ticket in `pool` (`start` itself when its order is known)."""
+        end = len(pool) if self.unknown < 0 else self.unknown
+        if start >= end:
+            return start
+        if not self.tickets:
+            raise _NeedTicket(pool[start:end])
+        return pool.index(self.tickets.pop(0), start, end)
 
 
 class GameData:
@@ -168,10 +167,6 @@ class TicketToRideGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no ty
         return TicketToRideObserver(self.data, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
-# The deal's chance steps: (kind, seat); "refill" turns up the face-up row through the engine's own rules.
-_Step = tuple[str, int]
-
-
 class TicketToRideState(pyspiel.State):  # type: ignore[misc]
     """One position: the engine game, the pending chance event, and every player's record of events seen."""
 
@@ -181,50 +176,23 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
         if blank:
             return
         n = data.num_seats
-        rules = data.game_map.rules
-        self._long_pool = sorted(t.index for t in data.game_map.tickets if t.long)
-        if data.undealt is not None:
-            self.core = copy.deepcopy(data.undealt)
-        else:
-            self.core = self._undealt()
-            data.undealt = copy.deepcopy(self.core)
-        self._deal: list[_Step] = [("hand", p) for p in range(n) for _ in range(rules.starting_hand)]
-        self._deal.append(("refill", -1))
-        for p in range(n):
-            self._deal += [("long", p)] * rules.setup_long_tickets + [("regular", p)] * rules.setup_regular_tickets
-        self._deal.reverse()  # popped from the end
-        self._op: tuple[str, int] | None = None  # a pending engine step waiting for card outcomes
-        self._outcomes: list[int] = []  # the card outcomes chosen so far for the pending step
+        if data.undealt is None:
+            core = EnvCore(data.game_map, n)
+            core.game = undealt(core.game)
+            data.undealt = core
+        self.core = copy.deepcopy(data.undealt)  # shown while the deal is made of chance nodes
+        self._dealing = True
+        self._op: tuple[str, int] | None = None  # a pending engine step waiting for chance outcomes
+        self._cards: list[int] = []  # the card outcomes chosen so far for the pending step
+        self._tickets: list[int] = []  # the ticket outcomes chosen so far for the pending step
         self._need: list[int] | None = None  # the card counts a pending card chance draws from
-        self._ticket_picks = 0  # tickets of a pending ticket draw still to be chosen by chance
-        self._ticket_pos = 0
+        self._need_tickets: list[int] | None = None  # the tickets a pending ticket chance draws from
         self._ticket_unknown = 0  # the first tickets of the ticket deck, in an order nobody knows
         self._events = _Events(n)
         self._decisions = 0
         self._returns = [0] * n  # tickets each seat gave back (public: every keep/return decision is)
         self._truncated = False
-
-    def _undealt(self) -> EnvCore:
-        """A game with nothing dealt: every card in the deck (a multiset), the tickets in their pools."""
-        data = self._data
-        n = data.num_seats
-        rules = data.game_map.rules
-        core = EnvCore(data.game_map, n)
-        g = _adopt(core.game)
-        # Undeal what Game.new dealt: the deck becomes a multiset, the tickets pools whose order chance decides.
-        for p in range(n):
-            for c, k in enumerate(g.hands[p]):
-                g.deck.extend([c] * k)
-                g.hands[p][c] = 0
-        g.deck.extend(c for c in g.face_up if c >= 0)
-        g.deck.extend(g.discard)
-        g.discard.clear()
-        g.deck.sort()
-        g.face_up = [-1] * rules.face_up
-        g.ticket_deck = sorted(t.index for t in data.game_map.tickets if not t.long)
-        g._setup_offers = [[] for _ in range(n)]
-        g.offered = []
-        return core
+        self._start_op("deal", -1)
 
     # ------------------------------------------------------------------ OpenSpiel API
 
@@ -232,7 +200,7 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
         """The player to move, CHANCE, or TERMINAL."""
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
-        if self._deal or self._need is not None or self._ticket_picks:
+        if self._op is not None:
             return int(pyspiel.PlayerId.CHANCE)
         return self.core.game.current
 
@@ -247,14 +215,8 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
         """The possible outcomes of this chance node and their probabilities."""
         if self._need is not None:
             return _weighted(self._need)
-        if self._deal:
-            kind, _ = self._deal[-1]
-            if kind == "hand":
-                return _weighted(_counts(self.core.game.deck, self.core.game.ncol + 1))
-            pool = self._long_pool if kind == "long" else self.core.game.ticket_deck
-            return _uniform(pool)
-        deck = self.core.game.ticket_deck
-        return _uniform(deck[self._ticket_pos:self._ticket_unknown])
+        assert self._need_tickets is not None
+        return _uniform(self._need_tickets)
 
     def _apply_action(self, action: int) -> None:
         if self.is_chance_node():
@@ -294,13 +256,12 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
         """An independent copy (the map and the catalogue shared)."""
         new = TicketToRideState(self.get_game(), self._data, blank=True)
         new.core = copy.deepcopy(self.core)
-        new._long_pool = self._long_pool[:]
-        new._deal = self._deal[:]
+        new._dealing = self._dealing
         new._op = self._op
-        new._outcomes = self._outcomes[:]
+        new._cards = self._cards[:]
+        new._tickets = self._tickets[:]
         new._need = None if self._need is None else self._need[:]
-        new._ticket_picks = self._ticket_picks
-        new._ticket_pos = self._ticket_pos
+        new._need_tickets = None if self._need_tickets is None else self._need_tickets[:]
         new._ticket_unknown = self._ticket_unknown
         new._events = copy.deepcopy(self._events)
         new._decisions = self._decisions
@@ -314,11 +275,11 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
         Only at a decision node after the deal. The other players' records in the new state are the public
         record and what each now holds (they have no history of their own in the sampled world).
         """
-        if self._deal or self.is_chance_node() or self.is_terminal():
+        if self._dealing or self.is_chance_node() or self.is_terminal():
             raise ValueError("resample_from_infostate needs a decision node after the deal")
         rng = random.Random(int(probability_sampler() * (1 << 53)))
         view = seat_view(self.core.game, player_id)
-        sampled = _adopt(InfoSet(self._data.game_map, view).sample(rng))
+        sampled = InfoSet(self._data.game_map, view).sample(rng)
         new = self.clone_state()
         new.core.game = sampled
         new._ticket_unknown = len(sampled.ticket_deck)
@@ -339,11 +300,7 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
         self._events.public.append(secret if private_to == -1 else public)
 
     def _chance_is_ticket(self) -> bool:
-        if self._need is not None:
-            return False
-        if self._deal:
-            return self._deal[-1][0] in ("long", "regular")
-        return self._ticket_picks > 0
+        return self._need_tickets is not None
 
     def _apply_player(self, aid: int) -> None:
         core = self.core
@@ -365,12 +322,6 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
             core.kept = []
             mask = sum(1 << i for i, keep in enumerate(kept) if keep)
             self._start_op("action", core.cat.keep_base + mask)
-        elif aid == core.cat.draw_tickets:
-            k = min(self._data.game_map.rules.draw_tickets, len(game.ticket_deck))
-            self._ticket_picks = min(k, self._ticket_unknown)
-            self._ticket_pos = 0
-            if not self._ticket_picks:
-                self._start_op("action", aid)
         else:
             self._start_op("action", aid)
         self._check_length()
@@ -381,92 +332,75 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
 
     def _start_op(self, kind: str, arg: int) -> None:
         self._op = (kind, arg)
-        self._outcomes = []
+        self._cards = []
+        self._tickets = []
         self._try_op()
 
     def _try_op(self) -> None:
-        """Run the pending engine step on a copy with the card outcomes chosen so far; keep it if it finished."""
+        """Run the pending engine step with the chance outcomes chosen so far; keep its game if it finished.
+
+        The deal is `Game.new` itself; an action runs on a copy of the game."""
         assert self._op is not None
         kind, arg = self._op
-        trial = _scripted_copy(self.core.game, self._outcomes[:])
+        data = self._data
+        script = _Script(self._cards[:], self._tickets[:], -1 if kind == "deal" else self._ticket_unknown,
+                         len(data.game_map.card_names))
         try:
-            if kind == "action":
-                trial.apply_unchecked(arg)
+            if kind == "deal":
+                trial = Game.new(data.game_map, self.core.game.players, seed=0, chance=script)
             else:
-                trial._refill_face_up()
+                trial = self.core.game.copy()
+                trial.set_chance(script)
+                trial.apply_unchecked(arg)
         except _NeedCard as need:
-            self._need = need.counts
+            self._need, self._need_tickets = need.counts, None
             return
-        trial.script = None
+        except _NeedTicket as need:
+            self._need, self._need_tickets = None, need.pool
+            return
+        trial.set_chance(None)
+        if kind == "deal":
+            self._dealing = False
+            self._ticket_unknown = len(trial.ticket_deck)
+        elif arg == self.core.cat.draw_tickets:
+            self._ticket_unknown -= len(self._tickets)
         self.core.game = trial
         self._op = None
-        self._need = None
-        self._outcomes = []
-        if not self._deal:
+        self._need = self._need_tickets = None
+        self._cards = []
+        self._tickets = []
+        if not self._dealing:
             self._check_length()
 
-    def _card_private_to(self) -> int:
-        """Who sees the next card outcome of the pending step: the drawer of a blind draw, else everyone."""
-        if self._op is not None and self._op == ("action", self.core.cat.draw_deck) and not self._outcomes:
-            return self.core.game.current
+    def _private_to(self) -> int:
+        """Who sees the next chance outcome of the pending step: at the deal, the seat dealt a hand card or a
+        ticket (the face-up row is public); later, the drawer of a blind draw or of tickets; else everyone."""
+        seat = self.core.game.current
+        if self._op == ("deal", -1):
+            rules = self._data.game_map.rules
+            if self._need_tickets is not None:
+                return len(self._tickets) // (rules.setup_long_tickets + rules.setup_regular_tickets)
+            dealt = len(self._cards)
+            return dealt // rules.starting_hand if dealt < self._data.num_seats * rules.starting_hand else -1
+        if self._need_tickets is not None:
+            return seat
+        if self._op == ("action", self.core.cat.draw_deck) and not self._cards:
+            return seat
         return -1
 
     def _apply_chance(self, outcome: int) -> None:
-        game = self.core.game
-        if self._need is not None:  # a card for a pending engine step (or the deal's face-up row)
+        if self._need is not None:
             if not 0 <= outcome < len(self._need) or not self._need[outcome]:
                 raise ValueError(f"chance outcome {outcome} is not a card left to draw")
-            self._record(self._card_private_to(), f"c{outcome}", "c?")
-            self._outcomes.append(outcome)
-            self._try_op()
-            if self._op is None and self._deal and self._deal[-1][0] == "refill":
-                self._deal.pop()
-                self._next_deal_step()
-            return
-        if self._deal:
-            kind, p = self._deal.pop()
-            if kind == "hand":
-                if outcome not in game.deck:
-                    raise ValueError(f"chance outcome {outcome} is not a card left to deal")
-                game.deck.remove(outcome)
-                game.hands[p][outcome] += 1
-                self._record(p, f"c{outcome}", "c?")
-            else:
-                pool = self._long_pool if kind == "long" else game.ticket_deck
-                if outcome not in pool:
-                    self._deal.append((kind, p))
-                    raise ValueError(f"chance outcome {outcome} is not a ticket left to deal")
-                pool.remove(outcome)
-                game._setup_offers = [offer[:] for offer in game._setup_offers]  # copies of a game share it
-                game._setup_offers[p].append(outcome)
-                self._record(p, f"t{outcome}", "t?")
-            self._next_deal_step()
-            return
-        deck = game.ticket_deck
-        i = self._ticket_pos
-        if outcome not in deck[i:self._ticket_unknown]:
-            raise ValueError(f"chance outcome {outcome} is not a ticket that can be drawn now")
-        j = deck.index(outcome, i, self._ticket_unknown)
-        deck[i], deck[j] = deck[j], deck[i]
-        self._record(game.current, f"t{outcome}", "t?")
-        self._ticket_pos += 1
-        self._ticket_picks -= 1
-        if not self._ticket_picks:
-            self._ticket_unknown -= self._ticket_pos
-            self._start_op("action", self.core.cat.draw_tickets)
-
-    def _next_deal_step(self) -> None:
-        if not self._deal:
-            self._finish_deal()
-        elif self._deal[-1][0] == "refill" and self._op is None:
-            self._start_op("refill", -1)
-
-    def _finish_deal(self) -> None:
-        game = self.core.game
-        game.offered = game._setup_offers[0][:]
-        game.phase = CHOOSE_SETUP
-        game.current = 0
-        self._ticket_unknown = len(game.ticket_deck)
+            self._record(self._private_to(), f"c{outcome}", "c?")
+            self._cards.append(outcome)
+        else:
+            assert self._need_tickets is not None
+            if outcome not in self._need_tickets:
+                raise ValueError(f"chance outcome {outcome} is not a ticket that can be drawn now")
+            self._record(self._private_to(), f"t{outcome}", "t?")
+            self._tickets.append(outcome)
+        self._try_op()
 
 
 class _Events:
@@ -481,13 +415,6 @@ class _Events:
         new.seen = [s[:] for s in self.seen]
         new.public = self.public[:]
         return new
-
-
-def _counts(cards: list[int], size: int) -> list[int]:
-    out = [0] * size
-    for c in cards:
-        out[c] += 1
-    return out
 
 
 def _weighted(counts: list[int]) -> list[tuple[int, float]]:

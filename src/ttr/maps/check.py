@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from ttr.maps.model import MAP_FORMAT, TIEBREAKS
+from ttr.maps.schema import MAP_FORMAT, TIEBREAKS
 
 GRAY = "gray"
 

@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ttr.errors import MapError
+from ttr.maps.check import check_map, format_problems
+from ttr.maps.schema import MAP_FORMAT, TIEBREAKS
 
-MAP_FORMAT = "ttr-map/1"
+__all__ = ["MAP_FORMAT", "TIEBREAKS", "City", "GameMap", "Route", "Rules", "Ticket", "dump_map_json", "parse_map"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +83,6 @@ class Rules:
     unbuilt_station_points: int
     attraction_points: int
     tiebreaks: tuple[str, ...]
-
-
-TIEBREAKS = ("tickets_completed", "fewest_stations_built", "longest_path")
 
 
 @dataclass(frozen=True)
@@ -331,8 +330,6 @@ def parse_map(data: Any, where: str = "map") -> GameMap:
     variants = data.get("spelling_variants", {})
     if not isinstance(variants, dict):
         raise MapError(f"{where}.spelling_variants: expected an object")
-    from ttr.maps.check import check_map, format_problems  # here: check imports this module
-
     problems = check_map(data)
     if problems:
         raise MapError(format_problems(where, problems))

@@ -116,7 +116,7 @@ def summary(game: Game, seat: int, record: Record) -> dict[str, Any]:
             tunnels.append(game.map.routes[replayed.t_route].name)
         replayed.apply(action)
     return {
-        "score": me.total, "rank": 1 + totals.index(me.total), "won": me.name in fs.winners,
+        "score": me.total, "rank": 1 + totals.index(me.total), "won": seat in fs.winner_seats,
         "winners": list(fs.winners),
         "tickets_completed": list(me.tickets_completed), "tickets_unfinished": list(me.tickets_failed),
         "ticket_points": me.ticket_points,

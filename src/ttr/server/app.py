@@ -38,7 +38,8 @@ from ttr.server.protocol import MAX_BODY, ProtocolError, parse_client_message
 from ttr.server.rate_limits import client_key
 from ttr.server.reviews import Reviews, add_review_routes
 from ttr.server.rooms import GameManager
-from ttr.server.store import ABANDONED, FINISHED, RUNNING, GameStore, open_store
+from ttr.server.store import ABANDONED, FINISHED, RUNNING, GameStore
+from ttr.server.stores import open_store
 from ttr.server.studio import studio_router
 from ttr.server.views import last_for, view_for
 

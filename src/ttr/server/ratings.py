@@ -40,10 +40,10 @@ MODEL = PlackettLuce()
 
 def placements(fs: FinalScore) -> list[int]:
     """Each seat's place (1 = first): the winners share 1, the others by total, equal totals sharing."""
-    winners = set(fs.winners)
-    others = sorted({p.total for p in fs.players if p.name not in winners}, reverse=True)
+    winners = set(fs.winner_seats)
+    others = sorted({p.total for s, p in enumerate(fs.players) if s not in winners}, reverse=True)
     first = 1 if winners else 0
-    return [1 if p.name in winners else first + 1 + others.index(p.total) for p in fs.players]
+    return [1 if s in winners else first + 1 + others.index(p.total) for s, p in enumerate(fs.players)]
 
 
 def rating_ranks(places: list[int], abandoned: set[int]) -> list[int]:
@@ -123,7 +123,7 @@ async def game_finished(online: Online, room: Room) -> None:
         p = fs.players[seat]
         rows.append({"game_id": info.id, "seat": seat, "account_id": account.id, "map": info.map, "seats": seats,
                      "score": p.total, "tickets_done": len(p.tickets_completed),
-                     "tickets_failed": len(p.tickets_failed), "won": int(p.name in fs.winners),
+                     "tickets_failed": len(p.tickets_failed), "won": int(seat in fs.winner_seats),
                      "place": places[seat], "rated": int(rated),
                      "mu_before": before[seat][0] if rated else None, "mu_after": after[seat][0] if rated else None,
                      "finished": now})

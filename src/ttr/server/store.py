@@ -265,12 +265,3 @@ class MemoryStore:
 
     def close(self) -> None:
         """Nothing to release."""
-
-
-def open_store(url: str) -> GameStore:
-    """The store for a `--db` value: `memory` for the in-memory one, else any SQLAlchemy URL."""
-    if url in ("memory", "memory://"):
-        return MemoryStore()
-    from ttr.server.sql_store import SqlStore
-
-    return SqlStore(url)

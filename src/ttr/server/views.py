@@ -10,17 +10,16 @@ import json
 import time
 from typing import Any
 
-from ttr.bots.base import STATIC_KINDS, legal_actions
-from ttr.engine import Action, FinalScore, Game, final_score, public_view, seat_view
+from ttr.bots.base import legal_actions
+from ttr.engine import Action, Game, final_score, public_view, seat_view
+from ttr.engine.actions import STATIC_KINDS
 from ttr.server.store import GameInfo
 
 
 def view_for(game: Game, seat: int | None) -> dict[str, Any]:
-    """`seat_view` of `seat` (None: `public_view`) without the `map` key, with `final_turns` (the turns
-    left once the final round has begun, this one included; else None); once over, the full breakdown."""
+    """`seat_view` of `seat` (None: `public_view`) without the `map` key; once over, the full breakdown."""
     view = seat_view(game, seat) if seat is not None else public_view(game)
     view.pop("map", None)
-    view["final_turns"] = game.final_turns if game.final_turns > 0 and not game.is_over else None
     if game.is_over:
         view["final"] = final_json(game)
     return view
@@ -35,18 +34,14 @@ def final_json(game: Game) -> dict[str, Any]:
         entry["seat"] = seat
         entry["longest_path_routes"] = list(score.longest_path_routes)
         entry["attraction_cities"] = list(score.attraction_cities)
-    out["winner_seats"] = _winner_seats(fs)
+    out["winner_seats"] = list(fs.winner_seats)
     out["decided_by"] = fs.decided_by
     return out
 
 
 def winner_seats(game: Game) -> list[int]:
     """The seats of the winners of a finished game."""
-    return _winner_seats(final_score(game))
-
-
-def _winner_seats(fs: FinalScore) -> list[int]:
-    return [i for i, p in enumerate(fs.players) if p.name in fs.winners]
+    return list(final_score(game).winner_seats)
 
 
 def legal_json(game: Game) -> tuple[list[int], list[Action], str]:

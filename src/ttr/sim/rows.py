@@ -60,7 +60,7 @@ def game_rows(game: Game, labels: list[str], entries: list[int], index: int) -> 
             "stations_built": game_map.rules.stations - game.stations_left[s],
             "borrowed_routes": ";".join(r for r in p.borrowed_routes.values() if r),
             "turns": turns, "actions": len(game.history),
-            "winner": p.name in final.winners, "win_share": share if p.name in final.winners else 0.0,
+            "winner": s in final.winner_seats, "win_share": share if s in final.winner_seats else 0.0,
         })
     return rows
 

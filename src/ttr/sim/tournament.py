@@ -188,7 +188,7 @@ def play_one(config: TournamentConfig, index: int) -> GameResult:
     """Play game `index` of the tournament (in this process)."""
     game, entries, notes = play_seated(config, index)
     final = final_score(game)
-    winners = [s for s, p in enumerate(final.players) if p.name in final.winners]
+    winners = list(final.winner_seats)
     return GameResult(
         game=index, seed=game.seed, entries=entries, scores=[p.total for p in final.players], winners=winners,
         tickets_completed=[len(p.tickets_completed) for p in final.players],

@@ -7,22 +7,16 @@ from typing import Any
 
 from ttr.bots.abandoned_tunnel import FEW_CARDS_TO_REVEAL, abandoned_in_history, abandoned_in_log
 from ttr.bots.planning.index import MapIndex
-from ttr.engine import Game
+from ttr.engine import Game, doubles
 from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, PHASE_NAMES, TUNNEL
 
 BOARD_CACHE_SIZE = 4096  # boards whose open routes `Board.from_game` keeps per map (then it starts over)
 
 
 def open_routes(ix: MapIndex, owner: list[int], seat: int, n: int) -> list[bool]:
-    """Per route, whether `seat` of an `n`-seat game may claim it one day: free, and its twin not taken in a
-    small game (E-DOUBLE-2) nor by the seat itself (E-DOUBLE-1)."""
-    small = n <= ix.game_map.rules.double_routes_single_use_max_players
-    twin = ix.twin
-    out = []
-    for r, o in enumerate(owner):
-        t = twin[r]
-        out.append(not (o >= 0 or (t >= 0 and owner[t] >= 0 and (small or owner[t] == seat))))
-    return out
+    """Per route, whether `seat` of an `n`-seat game may claim it one day (the engine's double-route rule,
+    `ttr.engine.doubles.open_routes`)."""
+    return doubles.open_routes(ix.game_map, owner, seat, n)
 
 
 @dataclass(slots=True)
@@ -87,7 +81,7 @@ class Board:
             ticket_deck_size=int(view["ticket_deck_size"]), deck_size=int(view["deck_size"]),
             discard_size=int(view["discard_size"]), tunnel_route=tunnel_route,
             tunnel_extra=int(turn.get("tunnel_extra", 0)),
-            final_round=min(trains) <= m.rules.end_trigger_pieces,
+            final_round=view.get("final_turns") is not None,
             signature=(*owner, *station_at),
             abandoned_tunnel=(m.route_index.get(abandoned_in_log(view.get("log") or [], seat) or "", -1)
                               if int(view["deck_size"]) + int(view["discard_size"]) <= FEW_CARDS_TO_REVEAL else -1),
@@ -101,7 +95,7 @@ class Board:
         owner = game.owner[:]
         station_at = game.station_owner[:]
         signature = (*owner, *station_at)
-        small = game.n <= m.rules.double_routes_single_use_max_players
+        small = doubles.single_use(m, game.n)
         key = (-1 if small else seat, signature)  # in a small game no route is closed to one seat only
         found = ix.open_routes.get(key)
         if found is None:
@@ -121,7 +115,7 @@ class Board:
             face_up=game.face_up[:], ticket_deck_size=len(game.ticket_deck), deck_size=len(game.deck),
             discard_size=len(game.discard), tunnel_route=game.t_route if tunnel else -1,
             tunnel_extra=game.t_extra if tunnel else 0,
-            final_round=min(trains) <= m.rules.end_trigger_pieces,
+            final_round=game.final_round,
             signature=signature,
             abandoned_tunnel=(abandoned_in_history(game, seat)
                               if len(game.deck) + len(game.discard) <= FEW_CARDS_TO_REVEAL else -1),

@@ -1,0 +1,231 @@
+"""World surgery: changes to the hidden parts of a game that keep it a game the rules could have reached.
+
+Information-set search plays on sampled worlds (`ttr.engine.sample`) and keeps them in step with what a
+seat sees: the next draws forced to the cards it saw, another seat's hidden cards dealt again, tickets
+swapped between a hand and the ticket deck. These functions are the only way code outside the engine
+changes a game's state other than by playing actions. Each keeps every card and ticket where the rules
+can put it (a card moves between the deck and a hand, a ticket between a hand or an offer still to be
+made and the ticket deck), so a changed world passes every check of the engine's invariants
+(`tests/engine/test_surgery.py`); none changes what any seat's view shows except the hands and tickets
+of the seats it names. A function that cannot do what it is asked returns False or raises `ValueError`
+and changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from ttr.engine import actions as A
+from ttr.engine.game import Game
+from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS
+from ttr.engine.rng import Rng
+
+
+def undealt(game: Game) -> Game:
+    """A copy of `game` as it was before its deal: every train card in the deck (sorted by type), no hand,
+    an empty face-up row, no offer, the regular tickets in the ticket deck (sorted); the seat to choose
+    first, choosing from nothing. What an environment shows while the deal is made of chance nodes."""
+    g = game.copy()
+    n = g.n
+    deck = g.deck
+    for hand in g.hands:
+        for c, k in enumerate(hand):
+            deck.extend([c] * k)
+            hand[c] = 0
+    deck.extend(c for c in g.face_up if c >= 0)
+    deck.extend(g.discard)
+    g.discard.clear()
+    deck.sort()
+    g.face_up = [-1] * len(g.face_up)
+    g.ticket_deck = sorted(t.index for t in g.map.tickets if not t.long)
+    g.tickets = [[] for _ in range(n)]
+    g._setup_offers = [[] for _ in range(n)]
+    g.offered = []
+    g.history = []
+    g.view_cache = {}
+    g.phase = CHOOSE_SETUP
+    g.current = 0
+    return g
+
+
+def reseed(game: Game, rng: random.Random) -> None:
+    """Shuffle the train deck with `rng` and give the game a new RNG drawn from it (for later reshuffles):
+    a world whose hidden order is dealt anew."""
+    rng.shuffle(game.deck)
+    game.rng = Rng(rng.getrandbits(64))
+
+
+def shuffle_deck(game: Game, rng: random.Random) -> None:
+    """Shuffle the train deck with `rng` (its cards stay; the RNG of later reshuffles stays)."""
+    rng.shuffle(game.deck)
+
+
+def reshuffle_under(game: Game) -> None:
+    """Shuffle the discard pile into the deck now, under the cards the deck still holds, as the game does
+    once the deck runs out (E-DRAW-7, the game's RNG or forced orders): so that draws about to run the deck
+    out can be arranged in advance (`force_draws`). Nothing happens if the discard pile is empty."""
+    if not game.discard:
+        return
+    left = game.deck[:]
+    game.deck.clear()
+    game._reshuffle()
+    game.deck.extend(left)
+
+
+def force_draws(game: Game, cards: Sequence[int], may_give: Callable[[int, int], bool] | None = None) -> bool:
+    """Arrange the train deck so that the next draws take `cards` in this order: the deck's cards trade
+    places (if the draws run past the deck, the discard pile is first shuffled in under it). A card the
+    deck lacks comes from the hand of the first seat for which `may_give(seat, card)` is true, which gets
+    the deck's card in that place. False, with the deck and hands as they were (bar that reshuffle), when
+    no one can give a card that is needed."""
+    deck = game.deck
+    if len(cards) > len(deck):
+        reshuffle_under(game)
+    if len(cards) > len(deck):
+        return False
+    before = deck[:], [hand[:] for hand in game.hands]
+    for i, card in enumerate(cards):
+        top = len(deck) - 1 - i
+        if deck[top] == card:
+            continue
+        try:
+            j = deck.index(card, 0, top)
+        except ValueError:
+            giver = -1 if may_give is None else next(
+                (q for q in range(game.n) if game.hands[q][card] > 0 and may_give(q, card)), -1)
+            if giver < 0:
+                deck[:] = before[0]
+                for hand, kept in zip(game.hands, before[1], strict=True):
+                    hand[:] = kept
+                return False
+            swap_with_deck(game, giver, card, i)
+            continue
+        deck[j], deck[top] = deck[top], deck[j]
+    return True
+
+
+def swap_with_deck(game: Game, seat: int, card: int, depth: int) -> None:
+    """Seat `seat` gives one `card` of its hand for the deck's card `depth` places below the top (0: the
+    top), which takes its place in the deck. `ValueError` if the seat holds no such card or the deck is
+    not that deep."""
+    hand = game.hands[seat]
+    deck = game.deck
+    if hand[card] <= 0:
+        raise ValueError(f"seat {seat} holds no card {card}")
+    if not 0 <= depth < len(deck):
+        raise ValueError(f"the deck holds {len(deck)} cards, not {depth + 1}")
+    pos = len(deck) - 1 - depth
+    hand[card] -= 1
+    hand[deck[pos]] += 1
+    deck[pos] = card
+
+
+def exchange_with_deck(game: Game, seat: int, give: int, take: int) -> bool:
+    """Seat `seat` puts one `give` card of its hand on top of the deck and takes one `take` card out of it
+    (the deck's first one of that type from the bottom). False, and no change, if it cannot."""
+    hand = game.hands[seat]
+    deck = game.deck
+    if hand[give] <= 0 or take not in deck:
+        return False
+    deck.remove(take)
+    deck.append(give)
+    hand[take] += 1
+    hand[give] -= 1
+    return True
+
+
+def return_to_deck(game: Game, seat: int, counts: Sequence[int]) -> None:
+    """Seat `seat` puts `counts[c]` cards of each type `c` of its hand on top of the deck. `ValueError`, and
+    no change, if it holds fewer."""
+    hand = game.hands[seat]
+    if len(counts) != len(hand) or any(k < 0 or k > h for k, h in zip(counts, hand, strict=True)):
+        raise ValueError(f"seat {seat} does not hold the cards {list(counts)}")
+    for c, k in enumerate(counts):
+        if k:
+            hand[c] -= k
+            game.deck.extend([c] * k)
+
+
+def deal_from_deck(game: Game, seat: int, count: int) -> None:
+    """Seat `seat` takes the `count` top cards of the deck into its hand. `ValueError` if the deck holds fewer."""
+    deck = game.deck
+    if not 0 <= count <= len(deck):
+        raise ValueError(f"the deck holds {len(deck)} cards, not {count}")
+    hand = game.hands[seat]
+    for c in deck[len(deck) - count:]:
+        hand[c] += 1
+    del deck[len(deck) - count:]
+
+
+def set_hand(game: Game, seat: int, hand: Sequence[int]) -> None:
+    """Give seat `seat` exactly `hand` (counts per card type): the deck takes the cards it no longer holds
+    (on top) and gives the ones it gains. `ValueError`, and no change, if the deck lacks a card."""
+    current = game.hands[seat]
+    deck = game.deck
+    if len(hand) != len(current) or min(hand, default=0) < 0:
+        raise ValueError(f"a hand is {len(current)} counts >= 0, got {list(hand)}")
+    for c, (have, want) in enumerate(zip(current, hand, strict=True)):
+        if want - have > deck.count(c):
+            raise ValueError(f"the deck holds {deck.count(c)} cards {c}, not {want - have}")
+    for c, (have, want) in enumerate(zip(current, hand, strict=True)):
+        if have > want:
+            deck.extend([c] * (have - want))
+        elif want > have:
+            for _ in range(want - have):
+                deck.remove(c)
+    game.hands[seat] = list(hand)
+
+
+def force_tickets(game: Game, tickets: Sequence[int]) -> bool:
+    """Put `tickets` at the front of the ticket deck, in this order (the next ticket draw takes them; the
+    others keep their order behind them). False, and no change, if the ticket deck does not hold them all."""
+    deck = game.ticket_deck
+    if any(t not in deck for t in tickets):
+        return False
+    deck[:] = [*tickets, *(t for t in deck if t not in tickets)]
+    return True
+
+
+def setup_offer(game: Game, seat: int) -> list[int]:
+    """The tickets `seat` is offered at setup, while it chooses or before (empty once it has chosen). A fresh list."""
+    if game.phase != CHOOSE_SETUP or seat < game.current:
+        return []
+    if seat == game.current:
+        return game.offered[:]
+    return game._setup_offers[seat][:]
+
+
+def swap_hidden_ticket(game: Game, seat: int, held: int, other: int) -> None:
+    """Swap ticket `held` of seat `seat` (in its hand, or on offer to it now or at setup) with ticket `other`
+    of the ticket deck, which takes its place there; the past agrees (the seat's keeps in the history, the
+    setup offers and the starting orders name what it holds now, the deck what it gave). `ValueError`, and no
+    change, if the seat does not hold `held` or the deck not `other`."""
+    deck = game.ticket_deck
+    if other not in deck:
+        raise ValueError(f"ticket {other} is not in the ticket deck")
+    if held in game.tickets[seat]:
+        holding = game.tickets[seat]
+    elif seat == game.current and game.phase in (CHOOSE_SETUP, CHOOSE_TICKETS) and held in game.offered:
+        holding = game.offered
+    elif held in setup_offer(game, seat):
+        holding = []
+    else:
+        raise ValueError(f"seat {seat} does not hold ticket {held}")
+    deck[deck.index(other)] = held
+    if holding:
+        holding[holding.index(held)] = other
+
+    def swapped(order: list[int]) -> list[int]:
+        return [other if t == held else held if t == other else t for t in order]
+
+    # The past agrees: the setup offers and the starting orders (shared by copies of a game: new lists).
+    game._setup_offers = [swapped(offer) for offer in game._setup_offers]
+    game.initial_tickets = swapped(game.initial_tickets)
+    game.initial_long = swapped(game.initial_long)
+    kind = game.cat.kind
+    history = game.history
+    for j, (p, aid, detail) in enumerate(history):
+        if p == seat and kind[aid] == A.KEEP_TICKETS and held in detail:
+            history[j] = (p, aid, tuple(other if t == held else t for t in detail))
+    game.view_cache = {}  # the public log worked out from the history before
