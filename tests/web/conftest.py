@@ -85,7 +85,7 @@ def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.set_default_timeout(15000)
+    pg.set_default_timeout(60000)  # waits end on their condition: the bound only matters on a loaded machine
     try:
         yield pg
     finally:

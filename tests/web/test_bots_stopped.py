@@ -26,9 +26,8 @@ def test_the_page_says_when_the_bots_of_a_game_have_stopped(page: Any, server: S
     seat = page.context.new_page()  # Ana comes and goes
     open_seat(seat, server.base, game["id"], game["seats"][0]["token"])
     seat.close()
-    page.wait_for_function(f"() => document.querySelector('main').dataset.version === '{LIMIT}'", timeout=60000)
-    page.wait_for_function("() => document.getElementById('turn').textContent.includes('bots have stopped')",
-                           timeout=30000)
+    page.wait_for_function(f"() => document.querySelector('main').dataset.version === '{LIMIT}'", timeout=120000)
+    page.wait_for_function("() => document.getElementById('turn').textContent.includes('bots have stopped')")
     assert api(server.base, f"/api/games/{game['id']}")["bots_stopped"] is True
     page.reload()  # a page opened later says so too
     page.wait_for_selector("main[data-version]")
