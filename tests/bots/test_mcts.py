@@ -530,8 +530,8 @@ def test_europe_games_have_a_guide_fitted_to_their_seat_count(map_name: str, pla
 
 def test_the_time_budget_counts_the_whole_decision(monkeypatch: pytest.MonkeyPatch) -> None:
     """The guide's own choice counts against `time_limit`: a guide that takes the whole budget leaves the
-    search one world (the first is always played) instead of many. The clock is faked: it moves 1 ms a read,
-    and the guide's choice moves it by the budget."""
+    search one world (the first is always played) instead of many. The clock is faked: it moves 1 ms a read
+    (about one read a world: some 25 worlds in the budget), and the guide's choice moves it by the budget."""
     import ttr.bots.mcts as mcts_module
 
     now = [0.0]
@@ -544,14 +544,16 @@ def test_the_time_budget_counts_the_whole_decision(monkeypatch: pytest.MonkeyPat
     game_map, game = greedy_main_turn("new_york", 2, seed=3, seat=0, after=8)
     view, legal = seat_view(game, 0), legal_actions(game)[1]
 
+    budget = 0.03
+
     def searched(slow_guide: bool) -> int:
-        bot = MctsBot(game_map, 0, 1, time_limit=0.5)
+        bot = MctsBot(game_map, 0, 1, time_limit=budget)
         bot.prune = 1e9  # no candidate is dropped: every world plays them all
         if slow_guide:
             choose = bot.guide.choose
 
             def slow(view: dict[str, Any], legal: list[Action]) -> Action:
-                now[0] += 0.5
+                now[0] += budget
                 return choose(view, legal)
 
             monkeypatch.setattr(bot.guide, "choose", slow)

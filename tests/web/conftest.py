@@ -1,5 +1,6 @@
 """Fixtures of the browser tests: one `ttr serve` app per test module (uvicorn in a thread, a temporary
-SQLite database, no bot delay) and Debian's Chromium driven by Playwright (no browser download)."""
+SQLite database, no bot delay) and one Debian Chromium for the folder, driven by Playwright (no browser
+download)."""
 
 from __future__ import annotations
 
@@ -62,9 +63,10 @@ def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequ
         thread.join(timeout=10)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[object]:
-    """Chromium, headless (skips, saying why, where Debian's chromium or Playwright is missing)."""
+    """Chromium, headless (skips, saying why, where Debian's chromium or Playwright is missing): one for the
+    browser tests that run in a row on a worker (each test has its own context)."""
     if not os.path.exists(CHROMIUM) and not shutil.which("chromium"):
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
@@ -83,7 +85,7 @@ def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.set_default_timeout(15000)
+    pg.set_default_timeout(60000)  # waits end on their condition: the bound only matters on a loaded machine
     try:
         yield pg
     finally:

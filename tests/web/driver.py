@@ -13,7 +13,7 @@ def api(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
     """A JSON call to the server (POST when there is a body)."""
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(base + path, data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=15) as res:
+    with urllib.request.urlopen(req, timeout=60) as res:
         return json.load(res)
 
 
@@ -44,7 +44,7 @@ def wait_turn(page: Any, after_version: str | None = None) -> None:
     page.wait_for_function(
         f"() => {{ const m = document.querySelector('main'); return m.dataset.version !== undefined"
         f" && ({old} === null || m.dataset.version !== {old})"
-        f" && (m.dataset.myTurn === '1' || m.dataset.phase === 'game_over'); }}", timeout=30000)
+        f" && (m.dataset.myTurn === '1' || m.dataset.phase === 'game_over'); }}", timeout=120000)
 
 
 def click_and_wait(page: Any, selector: str) -> None:
