@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ttr.bots.blocking import world_block_damage
 from ttr.bots.mcts import MctsBot
 from ttr.bots.mcts_policy import route_costs
@@ -64,6 +66,7 @@ def test_the_damage_is_averaged_over_the_worlds() -> None:
     assert world_block_damage([needs], 1, {on_path}) == {}  # a seat's own tickets are not blocked
 
 
+@pytest.mark.full  # a whole search with its worlds: 20-30 s, left out of --quick
 def test_the_search_adds_the_worlds_blocking_claim() -> None:
     """With `world_blocks`, a main turn of `mcts` samples `block_worlds` worlds first and adds, to the
     candidates it has without them (`world_blocks = 0`), the claim of the open route that hurts the other

@@ -51,7 +51,7 @@ def test_a_face_up_draw_in_the_log_carries_the_row_after_it_and_the_record_form_
     assert all("face_up" not in entry for entry in history_actions(game))
 
 
-@pytest.mark.parametrize("map_name", ["new_york", "europe"])
+@pytest.mark.parametrize("map_name", ["new_york", pytest.param("europe", marks=pytest.mark.full)])
 def test_tracked_worlds_show_exactly_what_the_seat_has_seen(map_name: str) -> None:
     """Every world follows every move, tunnels (the reveal forced, the other seat's extra cards paid from
     the deck when the world's hand lacks them, a reveal that runs the deck out) and stations included. The
@@ -88,6 +88,7 @@ def _real_setup_weight(tracker: WorldFilter, game: Game) -> float:
     return sum(p.weight for p in tracker.particles if sorted(p.world.tickets[1][:kept]) == real) / total
 
 
+@pytest.mark.full  # a particle filter over a whole game: about 15 s, left out of --quick
 def test_against_the_modelled_policy_the_weight_gathers_on_the_other_seats_real_tickets() -> None:
     game_map = load_map("new_york")
     first: list[float] = []
