@@ -613,6 +613,7 @@ class GameManager:
             if game.is_over:
                 self._trim()
                 self._end_programs(room)
+                self._run_hook(self.pool.forget(room.info.id))  # the bots kept for the game
                 await self.cluster.release(room.info.id)
                 for hook in self.finish_hooks:
                     self._run_hook(hook(room))
@@ -732,13 +733,13 @@ class GameManager:
             view = view_for(game, seat)
             view["map"] = custom_maps.worker_ref(room.info.map)
             ids, actions, _ = room.legal()
-            seed = (room.info.seed * 1_000_003 + version) % 2**63
             try:
                 if level.startswith(PREFIX):
                     index = await self.programs.choose(room.info.id, game, seat, level, list(actions),
                                                        (room.info.seed * 1_000_003 + seat) % 2**63)
-                else:
-                    index = await self.pool.choose(level, view["map"], seat, seed, view, list(actions))
+                else:  # the bot kept for the game and seat, built as a tournament builds it (the game's seed)
+                    index = await self.pool.choose(room.info.id, level, view["map"], seat, room.info.seed, view,
+                                                   list(actions))
             except Exception:
                 log.exception("bot %s failed in game %s at version %d; it plays its first legal action",
                               level, room.info.id, version)
