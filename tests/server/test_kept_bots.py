@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ttr.bots import BOTS, make_bot, play_game
-from ttr.bots.mcts import MctsBot
 from ttr.bots.base import legal_actions
+from ttr.bots.mcts import MctsBot
 from ttr.engine import Game, seat_view
 from ttr.maps import load_map
 from ttr.records import write_record
