@@ -460,15 +460,27 @@ def test_bots_do_not_try_again_a_tunnel_they_abandoned_from_the_same_hand_and_bo
         agent: str, seed: int, hand: dict[str, int], tunnel: str) -> None:
     """With the deck and discard pile a few locomotives, every seat could claim its tunnel, abandon it and
     claim it again for ever (a playout of the search did). Back at the hand and board it
-    abandoned from (read from the log: the server builds a bot afresh for every move), with 10 cards or
-    fewer left to reveal, a bot draws instead; with more left it tries again."""
+    abandoned from (read from the log: a bot keeps no memory of it), with 10 cards or fewer left to reveal, a
+    bot draws instead. With more left it tries the tunnel it has abandoned once again only holding spare cards
+    for every card a reveal can ask (3): it draws while it holds fewer, and claims once it holds them."""
     game, first = _tunnel_abandoned_with_few_cards_left(agent, seed, hand, tunnel)
     _ids, legal = legal_actions(game)
     assert first in legal
     again = make_bot(agent, game.map, 0, 1).choose(seat_view(game, 0), legal)
     assert again.kind == "draw_card"
-    game.discard.extend([game.map.card_index["red"]] * 7)  # 11 cards to reveal: worth another try
-    assert make_bot(agent, game.map, 0, 1).choose(seat_view(game, 0), legal) == first
+    game.discard.extend([game.map.card_index["red"]] * 7)  # 11 cards to reveal
+    assert make_bot(agent, game.map, 0, 1).choose(seat_view(game, 0), legal).kind == "draw_card"
+    wild = game.map.card_index["locomotive"]
+    game.hands[1][wild] -= 3  # three locomotives from the other seat's hand: spare cards for the reveal
+    game.hands[0][wild] += 3
+    ix = map_index(game.map)
+    route = game.map.route_index[tunnel]
+    board = Board.from_view(ix, seat_view(game, 0))
+    assert board.tunnels_abandoned == Board.from_game(ix, game, 0).tunnels_abandoned == (route,)
+    assert board.tunnel_spare(route) == 3 and board.tunnel_spare(game.map.route_index["Athina-Smyrna"]) == 1
+    _ids, legal = legal_actions(game)
+    assert any(a.kind == "claim_route" and a.route == tunnel for a in legal)
+    assert make_bot(agent, game.map, 0, 1).choose(seat_view(game, 0), legal).kind == "claim_route"
 
 
 def test_the_abandoned_tunnel_is_read_alike_from_the_log_and_from_the_history_until_the_board_changes() -> None:
@@ -550,3 +562,14 @@ def test_two_seat_europes_guide_draws_no_more_tickets_where_greedy_would() -> No
     view, legal = seat_view(game, 0), game.legal_actions()
     assert GreedyBot(game_map, 0, 1).choose(view, legal).kind == "draw_tickets"
     assert GreedyLongDuel(game_map, 0, 1).choose(view, legal).kind == "draw_card"
+
+
+def test_a_large_hand_waiting_for_the_plan_is_spent_on_points_late_in_the_game() -> None:
+    """`hard` (seat 0, two-player Europe, seed 70005, against greedy) waited for the blue cards of its last plan
+    route, Warszawa-Wien, drawing blind for twelve turns, and ended the game with 26 cards in hand and 13 trains
+    unused. Late in the game, with 16 cards or more, greedy now claims routes for points with the colours its
+    plan does not need (`GreedyBot._spare_claim`) instead of drawing more."""
+    europe = load_map("europe")
+    bots = [make_bot("hard", europe, 0, 70005), make_bot("greedy", europe, 1, 70005)]
+    game = play_game(europe, bots, 70005, players=["a", "b"])
+    assert sum(game.hands[0]) <= 16 and game.trains[0] <= 4  # the plan route's 4 trains kept

@@ -75,6 +75,9 @@ class GreedyBot(BaseBot):
     # (bottlenecks first; 0: the longest first)
     focus_draws = False  # draw the face-up colour of the plan route fewest cards from paid (else: of the largest need)
     face_up_wilds = True  # take a face-up wild (a whole turn's draw) when the plan needs wilds or lacks 1-2 cards
+    hand_cap = 16  # with this many cards in hand and a plan it cannot pay yet, claim a route for points with
+    # cards the plan does not need rather than draw more (`_spare_claim`; 0: never) ...
+    spare_late = 0.35  # ... once a seat has at most this share of the pieces left
     map_knobs: ClassVar[dict[str, dict[str, float]]] = {}  # per map name: knobs that differ there from the above
     seat_knobs: ClassVar[dict[str, dict[int, dict[str, float]]]] = {"new_york": {2: NEW_YORK_DUEL_KNOBS}}  # per map
     # name and seat count: knobs that differ there from `map_knobs` (set at the first decision, when the seat
@@ -394,7 +397,40 @@ class GreedyBot(BaseBot):
             claim = self._points_claim(board, plan, opts, min_length=self.long_min)
             if claim is not None:
                 return claim
+        elif (self.hand_cap and sum(board.hand) >= self.hand_cap
+              and min(board.trains) <= self.spare_late * self.pieces):
+            claim = self._spare_claim(board, plan, opts)
+            if claim is not None:
+                return claim
         return self._draw(board, plan, opts, first=True)
+
+    def _spare_claim(self, board: Board, plan: Plan, opts: Options) -> Action | None:
+        """A claim for points (the most, of at least `long_min` trains, or any length near the end) paid with
+        cards of one colour the plan does not need (no wild: a wild stands in for any colour the plan lacks),
+        leaving the trains the plan takes: a large hand waiting for the plan's
+        colours is spent instead of growing to the end of the game."""
+        ix = self.ix
+        need = self._needs(plan.routes, board.hand)
+        hand = board.hand
+        trains = board.my_trains - plan.trains
+        endgame = board.min_other_trains() <= self.endgame_trains or board.my_trains <= self.endgame_trains
+        min_length = 1 if endgame else self.long_min
+        todo = self._todo(board)
+        uf = self._network(board)
+        best: tuple[tuple[float, ...], ClaimOption] | None = None
+        for r, options in opts.claims.items():
+            if ix.length[r] < min_length or ix.length[r] > trains:
+                continue
+            for option in options:
+                if (option.wilds or ix.length[r] > hand[option.colour] - need[option.colour]
+                        or not self._tunnel_ok(board, option)):
+                    continue
+                gain = (float(ix.points[r]) + self._completion_gain(board, todo, uf, r) + self._express_gain(board, r)
+                        + self._attraction_gain(board, r))
+                key = (gain, -option.wilds, -r)
+                if best is None or key > best[0]:
+                    best = (key, option)
+        return best[1].action if best else None
 
     def _plan_close(self, board: Board, plan: Plan) -> bool:
         """Whether a plan route is one draw away (then drawing beats claiming something else at the end)."""
@@ -444,7 +480,8 @@ class GreedyBot(BaseBot):
         return min(around - costs[r], MAX_DETOUR)
 
     def _tunnel_ok(self, board: Board, option: ClaimOption) -> bool:
-        """Not a tunnel, or one with a spare card of its colour (or a wild) for the extra cards it may cost."""
+        """Not a tunnel, or one with a spare card of its colour (or a wild) for the extra cards it may cost; for a
+        tunnel it has abandoned before, spare cards for the whole reveal (`Board.tunnel_spare`)."""
         ix = self.ix
         if not ix.tunnel[option.route]:
             return True
@@ -454,7 +491,7 @@ class GreedyBot(BaseBot):
         spare = hand[ix.wild] - option.wilds
         if option.colour != ix.wild:
             spare += hand[option.colour] - (ix.length[option.route] - option.wilds)
-        return spare >= 1
+        return spare >= board.tunnel_spare(option.route)
 
     def _cheapest(self, board: Board, options: list[ClaimOption], need: list[int]) -> ClaimOption:
         """Fewest wild cards, then the colour the rest of the plan needs least."""
