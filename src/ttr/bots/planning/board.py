@@ -98,8 +98,8 @@ class Board:
             signature=(*owner, *station_at),
             abandoned_tunnel=(m.route_index.get(abandoned_in_log(view.get("log") or [], seat) or "", -1)
                               if int(view["deck_size"]) + int(view["discard_size"]) <= FEW_CARDS_TO_REVEAL else -1),
-            tunnels_abandoned=tuple(m.route_index[name] for name in tunnels_abandoned_in_log(view.get("log") or [], seat)
-                                    if name in m.route_index),
+            tunnels_abandoned=tuple(m.route_index[name] for name in
+                                    tunnels_abandoned_in_log(view.get("log") or [], seat) if name in m.route_index),
         )
 
     @classmethod
