@@ -389,12 +389,10 @@ def test_a_custom_map_plays_the_default_profile_and_says_so(caplog: pytest.LogCa
 
 def _ordered(game_map: GameMap, seat: int, seed: int) -> Any:
     """`greedy_long` with its claims and draws ordered (`detour_weight` 1, `focus_draws` on)."""
-    from ttr.bots.styles import GreedyLong
+    from ttr.bots.params import PRESETS
 
-    bot = GreedyLong(game_map, seat, seed)
-    bot.detour_weight = 1.0
-    bot.focus_draws = True
-    return bot
+    return GreedyBot(game_map, seat, seed, preset="greedy_long",
+                     params=PRESETS["greedy_long"].but({"detour_weight": 1.0, "focus_draws": True}))
 
 
 def test_detour_weight_claims_the_bottleneck_of_the_plan_first() -> None:
