@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     if not isinstance(base, dict):
         p.error("--base must be a JSON object of knobs")
     try:
-        probe = tuned(args.bot, base, args.map, 0, 0)
+        probe = tuned(args.bot, base, args.map, 0, 0, args.players)
     except ValueError as error:  # an unknown knob, map or bot (`ttr.errors` are ValueErrors)
         p.error(str(error))
     rules = probe.game_map.rules
@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as error:
             p.error(f"--against: {error}")
     space = space_for(probe.game_map)
-    current = {knob: getattr(probe, knob) for knob in space}
+    current = {knob: getattr(probe.params, knob) for knob in space}
     paper = [name for name in against if name in PAPER_AGENTS]
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:

@@ -108,7 +108,7 @@ def test_with_more_players_the_config_takes_one_seat_in_turn_and_the_opponent_ev
     monkeypatch.setattr(script, "play_game", spy)
     shares = [script.one_game(("europe", "greedy", {"overhead": 0.4}, "random", seed, 4)) for seed in (8, 9, 10, 11)]
     assert shares == [1.0] * 4  # greedy beats three random seats
-    assert [row.index("GreedyBotVariant") for row in seated] == [0, 1, 2, 3]
+    assert [row.index("GreedyBot") for row in seated] == [0, 1, 2, 3]
     assert all(len(row) == 4 and row.count("RandomBot") == 3 for row in seated)
 
 
