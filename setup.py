@@ -28,7 +28,6 @@ BOT_MODULES = [  # greedy and its playouts: about 1.7-2.3 times as fast compiled
     "src/ttr/bots/planning/plans.py",
     "src/ttr/bots/planning/trails.py",
     "src/ttr/bots/greedy.py",
-    "src/ttr/bots/styles.py",
     "src/ttr/bots/denial.py",
     "src/ttr/bots/playout.py",
 ]

@@ -3,8 +3,8 @@
 --neighbours] [--base JSON] [--players P] [--games G] [--seed S] [--jobs J] [--out FILE]`.
 
 Each *config* is a set of `GreedyBot` knobs (class attributes such as `overhead` or `points_weight`) laid
-over the knobs `--bot` (default greedy; or a variant such as `greedy_long`) has for MAP (its `map_knobs`, and
-`seat_knobs` for each seat count).
+over the parameters `--bot` (default greedy; or a preset such as `greedy_long`) has for MAP (its profile for
+the seat count).
 The first config is `--base` (default: the bot as it is); then `--configs N` random configs drawn from
 `SPACE` (seeded by `--seed`), or with `--neighbours` every config one step from the base along one knob of
 `SPACE` (in both, only the knobs the map can use: `space_for`). Each config plays G games of P players
@@ -29,9 +29,12 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ttr.bots import BOTS, check_bot_spec, make_bot, play_game
-from ttr.bots.base import Bot, class_settings
+from ttr.bots.base import Bot
 from ttr.bots.cmd_bot import end_bots
 from ttr.bots.greedy import GreedyBot
+from ttr.bots.params import PRESETS
+from ttr.bots.profiles import profile
+from ttr.bots.styles import Policy
 from ttr.engine import Game, final_score
 from ttr.maps import GameMap, load_map
 
@@ -82,20 +85,18 @@ def space_for(game_map: GameMap) -> dict[str, list[Any]]:
     return {knob: values for knob, values in SPACE.items() if knob not in FEATURE_KNOBS or has[FEATURE_KNOBS[knob]]}
 
 
-def tuned(bot: str, knobs: dict[str, Any], map_name: str | GameMap, seat: int, seed: int) -> GreedyBot:
-    """Bot `bot` (greedy or one of its variants, e.g. `greedy_long`) for `map_name` (a map, a map's name or a
-    map file) with `knobs` laid over its own knobs there (`ValueError` for an unknown knob or map, or a bot
-    without knobs)."""
+def tuned(bot: str, knobs: dict[str, Any], map_name: str | GameMap, seat: int, seed: int,
+          players: int = 2) -> GreedyBot:
+    """Bot `bot` (greedy or one of its presets, e.g. `greedy_long`) for `map_name` (a map, a map's name or a
+    map file) with `knobs` laid over its parameters in a game of `players` seats there (its profile's;
+    `ValueError` for an unknown knob or map, or a bot without greedy's parameters)."""
     game_map = map_name if isinstance(map_name, GameMap) else load_map(map_name)
     base = BOTS.get(bot)
-    if not (isinstance(base, type) and issubclass(base, GreedyBot)):
+    preset = "greedy" if base is GreedyBot else base.preset if isinstance(base, Policy) else None
+    if preset is None:
         raise ValueError(f"--bot {bot!r} has no knobs: give greedy or one of its variants (e.g. greedy_long)")
-    name = game_map.name
-    merged = {**base.map_knobs.get(name, {}), **knobs}
-    by_seats = {n: {**own, **knobs} for n, own in base.seat_knobs.get(name, {}).items()}  # over its seat knobs too
-    variant: type[GreedyBot] = type(f"{base.__name__}Variant", (base,), {
-        "map_knobs": {**base.map_knobs, name: merged}, "seat_knobs": {**base.seat_knobs, name: by_seats}})
-    return variant(game_map, seat, seed)
+    params = profile(game_map, players).params(preset).but(knobs, "--base")
+    return GreedyBot(game_map, seat, seed, preset=preset, params=params)
 
 
 def one_game(args: tuple[str, str, dict[str, Any], str, int, int]) -> float:
@@ -108,7 +109,8 @@ def one_game(args: tuple[str, str, dict[str, Any], str, int, int]) -> float:
     game: Game | None = None
     try:
         for s in range(players):
-            bots.append(tuned(bot, knobs, game_map, s, seed) if s == mine else make_bot(opponent, game_map, s, seed))
+            bots.append(tuned(bot, knobs, game_map, s, seed, players) if s == mine
+                        else make_bot(opponent, game_map, s, seed))
         game = play_game(game_map, bots, seed)
         winners = final_score(game).winners
     finally:
@@ -125,7 +127,7 @@ def configs(base: dict[str, Any], count: int, neighbours: bool, seed: int,
     out = [dict(base)]
     if neighbours:
         for knob, values in space.items():
-            now = (current or {}).get(knob, base.get(knob, getattr(class_settings(GreedyBot), knob)))
+            now = (current or {}).get(knob, base.get(knob, getattr(PRESETS["greedy"], knob)))
             i = values.index(now) if now in values else -1
             steps = [values[j] for j in (i - 1, i + 1) if 0 <= j < len(values)] if i >= 0 else values
             out += [{**base, knob: value} for value in steps]
@@ -174,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     if not isinstance(base, dict):
         p.error("--base must be a JSON object of knobs")
     try:
-        probe = tuned(args.bot, base, args.map, 0, 0)
+        probe = tuned(args.bot, base, args.map, 0, 0, args.players)
     except ValueError as error:  # an unknown knob, map or bot (`ttr.errors` are ValueErrors)
         p.error(str(error))
     rules = probe.game_map.rules
@@ -186,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as error:
             p.error(f"--against: {error}")
     space = space_for(probe.game_map)
-    current = {knob: getattr(probe, knob) for knob in space}
+    current = {knob: getattr(probe.params, knob) for knob in space}
     paper = [name for name in against if name in PAPER_AGENTS]
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:

@@ -21,7 +21,7 @@ from typing import Any
 
 from ttr.engine import Action, Game, seat_view
 from ttr.maps import load_map
-from ttr.server.bot_pool import choose_move, move_seed
+from ttr.server.bot_pool import choose_move
 from ttr.server.views import legal_json, view_for
 
 FILE = Path(__file__).resolve().parents[1] / "src" / "ttr" / "web" / "static" / "tutorial" / "europe.json"
@@ -58,8 +58,9 @@ class Player:
             view = view_for(g, g.current)
             view["map"] = "europe"
             ids, actions, _ = legal_json(g)
-            seed = move_seed(self.seed, len(g.history))
-            g.apply_id(ids[choose_move(self.bot, "europe", g.current, seed, view, list(actions))])
+            # the bot kept for this game and seat, made with the game's seed, as the server's bot loop keeps it
+            g.apply_id(ids[choose_move(f"tutorial-{self.seed}", self.bot, "europe", g.current, self.seed, view,
+                                       list(actions))])
 
     def on_tickets(self) -> set[str]:
         """The routes of a shortest path (by length) of each ticket the player holds."""

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Action, Game
@@ -187,3 +188,11 @@ def logging_program(folder: Path) -> tuple[str, Path]:
     script.write_text(LOGGING_BOT, encoding="utf-8")
     log = folder / "messages.jsonl"
     return f"{shlex.quote(sys.executable)} {shlex.quote(str(script))} {shlex.quote(str(log))}", log
+
+
+def policy_of(bot: Any) -> Any:
+    """The greedy policy (`ttr.bots.styles.Policy`: preset and behaviour) a greedy bot plays."""
+    from ttr.bots.denial import DenyingBot
+    from ttr.bots.styles import Policy
+
+    return Policy(bot.preset, isinstance(bot, DenyingBot))

@@ -13,8 +13,8 @@ from types import ModuleType
 import pytest
 
 from helpers import load_module
-from ttr.bots.greedy import GreedyBot
-from ttr.bots.styles import GreedyLong
+from ttr.bots.params import PRESETS
+from ttr.bots.profiles import profile_of
 
 
 def load_script() -> ModuleType:
@@ -23,15 +23,16 @@ def load_script() -> ModuleType:
 
 def test_a_config_is_laid_over_the_bots_own_knobs_and_an_unknown_knob_is_named() -> None:
     script = load_script()
-    bot = script.tuned("greedy", {"overhead": 1.3, "draws_tickets": False}, "new_york", 0, 1)
-    assert type(bot).__mro__[1] is GreedyBot
-    assert (bot.overhead, bot.draws_tickets) == (1.3, False)
-    assert bot.points_weight == GreedyBot.points_weight  # knobs not in the config are greedy's own
+    bot = script.tuned("greedy", {"overhead": 1.3, "draws_tickets": False}, "new_york", 0, 1, players=4)
+    assert bot.preset == "greedy"
+    assert (bot.params.overhead, bot.params.draws_tickets) == (1.3, False)
+    assert bot.params.points_weight == PRESETS["greedy"].points_weight  # knobs not in the config are greedy's own
     long = script.tuned("greedy_long", {"overhead": 0.0}, "new_york", 0, 1)
-    assert isinstance(long, GreedyLong)
-    assert (long.overhead, long.points_weight) == (0.0, GreedyLong.points_weight)
-    assert long.attraction_cost == GreedyLong.map_knobs["new_york"]["attraction_cost"]  # its New York knobs stay
-    assert script.tuned("greedy_long", {}, "europe", 0, 1).attraction_cost == GreedyBot.attraction_cost
+    assert long.preset == "greedy_long"
+    fitted = profile_of("new_york", 2).params("greedy_long")
+    assert (long.params.overhead, long.params.points_weight) == (0.0, fitted.points_weight)
+    assert long.params.attraction_cost == fitted.attraction_cost  # its New York values stay
+    assert script.tuned("greedy_long", {}, "europe", 0, 1).params.attraction_cost == PRESETS["greedy"].attraction_cost
     with pytest.raises(ValueError, match="no_such_knob"):
         script.tuned("greedy", {"no_such_knob": 1}, "europe", 0, 1)
     with pytest.raises(ValueError, match="has no knobs"):
@@ -44,7 +45,7 @@ def test_neighbours_move_one_knob_one_step_and_random_configs_come_from_the_spac
     neighbours = script.configs(base, 0, True, 0)
     assert neighbours[0] == base
     def knob(config: Mapping[str, object], k: str) -> object:
-        return config.get(k, getattr(GreedyBot, k))
+        return config.get(k, getattr(PRESETS["greedy"], k))
 
     for config in neighbours[1:]:
         changed = [k for k in script.SPACE if knob(config, k) != knob(base, k)]
@@ -52,7 +53,8 @@ def test_neighbours_move_one_knob_one_step_and_random_configs_come_from_the_spac
     assert {"overhead": 0.6, "long_min": 1} in neighbours and {"overhead": 1.0, "long_min": 1} in neighbours
     assert {"overhead": 0.8, "long_min": 2} in neighbours
     assert not any(c.get("long_min") == 0 for c in neighbours)  # no step below the space's first value
-    long = script.configs({}, 0, True, 0, {"points_weight": GreedyLong.points_weight})  # from the bot's own values
+    own = {"points_weight": PRESETS["greedy_long"].points_weight}
+    long = script.configs({}, 0, True, 0, own)  # from the bot's own values
     assert {"points_weight": 0.7} in long and {"points_weight": 1.1} in long
     drawn = script.configs({}, 5, False, 7)
     assert len(drawn) == 6 and drawn == script.configs({}, 5, False, 7)
@@ -106,7 +108,7 @@ def test_with_more_players_the_config_takes_one_seat_in_turn_and_the_opponent_ev
     monkeypatch.setattr(script, "play_game", spy)
     shares = [script.one_game(("europe", "greedy", {"overhead": 0.4}, "random", seed, 4)) for seed in (8, 9, 10, 11)]
     assert shares == [1.0] * 4  # greedy beats three random seats
-    assert [row.index("GreedyBotVariant") for row in seated] == [0, 1, 2, 3]
+    assert [row.index("GreedyBot") for row in seated] == [0, 1, 2, 3]
     assert all(len(row) == 4 and row.count("RandomBot") == 3 for row in seated)
 
 

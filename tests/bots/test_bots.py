@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 
@@ -299,8 +299,8 @@ def test_greedy_values_the_tourist_attractions_a_route_newly_reaches() -> None:
     fresh = Board.from_game(ix, game, 0)
     assert bot._attraction_gain(fresh, route) == 2
     costs = bot._costs(fresh)
-    bot.attraction_cost = 0.0
-    assert costs[route] < bot._costs(fresh)[route]  # the attractions make the route cheaper to plan through
+    without = GreedyBot(game_map, 0, 1, params=bot.params.but({"attraction_cost": 0.0}))
+    assert costs[route] < without._costs(fresh)[route]  # the attractions make the route cheaper to plan through
     game.owner[other] = 0  # seat 0 now reaches one end of `route` already
     assert bot._attraction_gain(Board.from_game(ix, game, 0), route) == 1
     assert bot._attraction_gain(Board.from_game(ix, game, 1), route) == 2  # the other seat does not
@@ -308,9 +308,9 @@ def test_greedy_values_the_tourist_attractions_a_route_newly_reaches() -> None:
 
 
 def test_greedy_long_never_draws_more_tickets_in_new_york() -> None:
-    """N-TICK-1 is open to every seat, but `greedy_long`'s New York knobs (`map_knobs`) leave it out: in
-    the same four-seat games greedy draws tickets and greedy_long never does; with two seats greedy's knobs
-    (`seat_knobs`) leave it out too; in Europe greedy_long still draws."""
+    """N-TICK-1 is open to every seat, but `greedy_long`'s New York values (its profiles) leave it out: in
+    the same four-seat games greedy draws tickets and greedy_long never does; with two seats greedy's values
+    leave it out too; in Europe greedy_long still draws."""
     from ttr.engine.actions import DRAW_TICKETS
 
     def ticket_draws(map_name: str, seeds: range, players: int = 2) -> dict[str, int]:
@@ -330,52 +330,69 @@ def test_greedy_long_never_draws_more_tickets_in_new_york() -> None:
     assert ticket_draws("europe", range(6))["greedy_long"] > 0
 
 
-def test_map_knobs_must_name_a_knob() -> None:
-    """A misspelled per-map knob is refused when the bot is made, not silently ignored."""
-    from ttr.bots.styles import GreedyLong
+def test_greedy_parameters_are_data_and_a_misspelled_one_is_refused() -> None:
+    """A preset's parameters with changes laid over (`GreedyParams.but`): an unknown name or a value of the
+    wrong type is refused naming it, not silently ignored; a profile naming an unknown preset is refused."""
+    from ttr.bots.params import PRESETS
 
-    class Misspelled(GreedyLong):
-        map_knobs: ClassVar[dict[str, dict[str, float]]] = {"new_york": {"atraction_cost": 0.2}}
+    assert PRESETS["greedy_long"].but({"attraction_cost": 0.2}).attraction_cost == 0.2
+    with pytest.raises(ValueError, match="no greedy parameter 'atraction_cost'"):
+        PRESETS["greedy_long"].but({"atraction_cost": 0.2})
+    with pytest.raises(ValueError, match="long_min must be int"):
+        PRESETS["greedy"].but({"long_min": 3.5})
+    with pytest.raises(ValueError, match="no greedy preset 'greedy_longer'"):
+        GreedyBot(load_map("europe"), 0, 1, preset="greedy_longer")
 
-    with pytest.raises(ValueError, match="atraction_cost"):
-        Misspelled(load_map("new_york"), 0, 1)
-    assert Misspelled(load_map("europe"), 0, 1).attraction_cost == GreedyLong.attraction_cost
 
-
-def test_seat_knobs_apply_from_the_first_decision_of_a_game_of_that_seat_count() -> None:
-    """`seat_knobs` set a knob for one map and seat count over `map_knobs`, once the seat count is seen; a
-    misspelled one is refused when the bot is made."""
-
-    class TwoSeats(GreedyBot):
-        map_knobs: ClassVar[dict[str, dict[str, float]]] = {"new_york": {"points_weight": 0.9}}
-        seat_knobs: ClassVar[dict[str, dict[int, dict[str, float]]]] = {
-            "new_york": {2: {"points_weight": 1.3, "train_share": 1.0}}}
+def test_the_profile_of_the_seat_count_applies_from_the_first_decision() -> None:
+    """A preset plays the values its profile fits to the map and seat count (`ttr.bots.profiles`), set once
+    the seat count is seen: greedy in two-seat New York plays the values fitted there, with four seats its
+    own; parameters given outright are played in every game."""
+    from ttr.bots.params import PRESETS
+    from ttr.bots.profiles import profile_of
 
     game_map = load_map("new_york")
-    for players, weight, share in ((2, 1.3, 1.0), (4, 0.9, GreedyBot.train_share)):
+    fitted = profile_of("new_york", 2).params("greedy")
+    for players, weight, share in ((2, fitted.points_weight, fitted.train_share),
+                                   (4, PRESETS["greedy"].points_weight, PRESETS["greedy"].train_share)):
         game = Game.new(game_map, players, seed=1)
-        bot = TwoSeats(game_map, game.current, 1)
-        assert bot.points_weight == 0.9  # the seat count is not known yet
+        bot = GreedyBot(game_map, game.current, 1)
+        assert bot.params == PRESETS["greedy"]  # the seat count is not known yet
         _ids, legal = legal_actions(game)
         bot.choose(seat_view(game, game.current), legal)
-        assert (bot.points_weight, bot.train_share) == (weight, share)
+        assert (bot.params.points_weight, bot.params.train_share) == (weight, share)
         assert bot.train_rate == share * max(p / n for n, p in game_map.rules.route_points.items() if n > 0)
+        given = PRESETS["greedy"].but({"points_weight": 0.9})
+        fixed = GreedyBot(game_map, game.current, 1, params=given)
+        fixed.choose(seat_view(game, game.current), legal)
+        assert fixed.params == given
+    assert (weight, fitted.points_weight) == (PRESETS["greedy"].points_weight, 1.3)
 
-    class Misspelled(GreedyBot):
-        seat_knobs: ClassVar[dict[str, dict[int, dict[str, float]]]] = {"new_york": {2: {"overheat": 0.8}}}
 
-    with pytest.raises(ValueError, match="seat_knobs names no knob 'overheat'"):
-        Misspelled(game_map, 0, 1)
+def test_a_custom_map_plays_the_default_profile_and_says_so(caplog: pytest.LogCaptureFixture) -> None:
+    """A map or seat count with no profile file plays the default profile (every preset as it is, the
+    search's guide `greedy_long`, seconds for its budget), and a log line says so."""
+    import dataclasses
+    import logging
+
+    from ttr.bots.params import PRESETS
+    from ttr.bots.profiles import profile
+
+    custom = dataclasses.replace(load_map("europe"), name="my_custom_map")
+    with caplog.at_level(logging.INFO, logger="ttr.bots"):
+        default = profile(custom, 3)
+    assert not default.fitted and default.greedy == PRESETS and default.search.guide == "greedy_long"
+    assert default.search.playout_actions is None
+    assert any("no fitted profile for map 'my_custom_map' with 3 seats" in r.getMessage() for r in caplog.records)
+    assert profile(load_map("europe"), 2).fitted
 
 
 def _ordered(game_map: GameMap, seat: int, seed: int) -> Any:
     """`greedy_long` with its claims and draws ordered (`detour_weight` 1, `focus_draws` on)."""
-    from ttr.bots.styles import GreedyLong
+    from ttr.bots.params import PRESETS
 
-    bot = GreedyLong(game_map, seat, seed)
-    bot.detour_weight = 1.0
-    bot.focus_draws = True
-    return bot
+    return GreedyBot(game_map, seat, seed, preset="greedy_long",
+                     params=PRESETS["greedy_long"].but({"detour_weight": 1.0, "focus_draws": True}))
 
 
 def test_detour_weight_claims_the_bottleneck_of_the_plan_first() -> None:
@@ -460,15 +477,27 @@ def test_bots_do_not_try_again_a_tunnel_they_abandoned_from_the_same_hand_and_bo
         agent: str, seed: int, hand: dict[str, int], tunnel: str) -> None:
     """With the deck and discard pile a few locomotives, every seat could claim its tunnel, abandon it and
     claim it again for ever (a playout of the search did). Back at the hand and board it
-    abandoned from (read from the log: the server builds a bot afresh for every move), with 10 cards or
-    fewer left to reveal, a bot draws instead; with more left it tries again."""
+    abandoned from (read from the log: a bot keeps no memory of it), with 10 cards or fewer left to reveal, a
+    bot draws instead. With more left it tries the tunnel it has abandoned once again only holding spare cards
+    for every card a reveal can ask (3): it draws while it holds fewer, and claims once it holds them."""
     game, first = _tunnel_abandoned_with_few_cards_left(agent, seed, hand, tunnel)
     _ids, legal = legal_actions(game)
     assert first in legal
     again = make_bot(agent, game.map, 0, 1).choose(seat_view(game, 0), legal)
     assert again.kind == "draw_card"
-    game.discard.extend([game.map.card_index["red"]] * 7)  # 11 cards to reveal: worth another try
-    assert make_bot(agent, game.map, 0, 1).choose(seat_view(game, 0), legal) == first
+    game.discard.extend([game.map.card_index["red"]] * 7)  # 11 cards to reveal
+    assert make_bot(agent, game.map, 0, 1).choose(seat_view(game, 0), legal).kind == "draw_card"
+    wild = game.map.card_index["locomotive"]
+    game.hands[1][wild] -= 3  # three locomotives from the other seat's hand: spare cards for the reveal
+    game.hands[0][wild] += 3
+    ix = map_index(game.map)
+    route = game.map.route_index[tunnel]
+    board = Board.from_view(ix, seat_view(game, 0))
+    assert board.tunnels_abandoned == Board.from_game(ix, game, 0).tunnels_abandoned == (route,)
+    assert board.tunnel_spare(route) == 3 and board.tunnel_spare(game.map.route_index["Athina-Smyrna"]) == 1
+    _ids, legal = legal_actions(game)
+    assert any(a.kind == "claim_route" and a.route == tunnel for a in legal)
+    assert make_bot(agent, game.map, 0, 1).choose(seat_view(game, 0), legal).kind == "claim_route"
 
 
 def test_the_abandoned_tunnel_is_read_alike_from_the_log_and_from_the_history_until_the_board_changes() -> None:
@@ -516,8 +545,8 @@ def test_without_face_up_wilds_greedy_draws_blind_where_it_would_take_the_wild()
     """Two cards short of Brest-Marseille's two routes (3 red and 3 purple for Marseille-Pamplona and
     Brest-Pamplona, 4 each), with no red or purple face up: greedy takes the face-up locomotive, a whole
     turn's draw; with `face_up_wilds` off, as every guide of the search plays, it draws blind instead."""
-    from ttr.bots.greedy import GreedyBot
-    from ttr.bots.styles import GreedyLong, GreedyLongDuel, GreedyLongFour
+    from ttr.bots.params import PRESETS
+    from ttr.bots.profiles import profile_of
 
     game_map, game = _europe()
     game.tickets[0] = [game_map.ticket("Brest-Marseille").index]
@@ -526,16 +555,15 @@ def test_without_face_up_wilds_greedy_draws_blind_where_it_would_take_the_wild()
     view, legal = seat_view(game, 0), game.legal_actions()
     took = GreedyBot(game_map, 0, 1).choose(view, legal)
     assert (took.kind, took.source, took.card) == ("draw_card", "face_up", "locomotive")
-    no_wilds = type("NoWilds", (GreedyBot,), {"face_up_wilds": False})(game_map, 0, 1)
+    no_wilds = GreedyBot(game_map, 0, 1, params=PRESETS["greedy"].but({"face_up_wilds": False}))
     blind = no_wilds.choose(view, legal)
     assert (blind.kind, blind.source) == ("draw_card", "deck")
-    duel = GreedyLongDuel(game_map, 0, 1)
-    assert not duel.face_up_wilds and not duel.draws_tickets  # Europe's two-seat knobs
-    four = GreedyLongFour(game_map, 0, 1)
+    duel = profile_of("europe", 2).params("greedy_long_duel")
+    assert not duel.face_up_wilds and not duel.draws_tickets  # Europe's two-seat values
+    four = profile_of("europe", 4).params("greedy_long_four")
     assert not four.face_up_wilds and four.draws_tickets  # Europe's three- to five-seat guide
-    new_york = load_map("new_york")
-    assert not GreedyLong(new_york, 0, 1).face_up_wilds  # New York's guide
-    assert GreedyBot(new_york, 0, 1).face_up_wilds and GreedyBot(game_map, 0, 1).face_up_wilds  # greedy takes them
+    assert not any(profile_of("new_york", n).params("greedy_long").face_up_wilds for n in (2, 3, 4))  # New York's
+    assert all(profile_of(m, n).params("greedy").face_up_wilds for m, n in (("europe", 2), ("new_york", 3)))
 
 
 def test_two_seat_europes_guide_draws_no_more_tickets_where_greedy_would() -> None:
@@ -550,3 +578,14 @@ def test_two_seat_europes_guide_draws_no_more_tickets_where_greedy_would() -> No
     view, legal = seat_view(game, 0), game.legal_actions()
     assert GreedyBot(game_map, 0, 1).choose(view, legal).kind == "draw_tickets"
     assert GreedyLongDuel(game_map, 0, 1).choose(view, legal).kind == "draw_card"
+
+
+def test_a_large_hand_waiting_for_the_plan_is_spent_on_points_late_in_the_game() -> None:
+    """`hard` (seat 0, two-player Europe, seed 70005, against greedy) waited for the blue cards of its last plan
+    route, Warszawa-Wien, drawing blind for twelve turns, and ended the game with 26 cards in hand and 13 trains
+    unused. Late in the game, with 16 cards or more, greedy now claims routes for points with the colours its
+    plan does not need (`GreedyBot._spare_claim`) instead of drawing more."""
+    europe = load_map("europe")
+    bots = [make_bot("hard", europe, 0, 70005), make_bot("greedy", europe, 1, 70005)]
+    game = play_game(europe, bots, 70005, players=["a", "b"])
+    assert sum(game.hands[0]) <= 16 and game.trains[0] <= 4  # the plan route's 4 trains kept

@@ -1,6 +1,6 @@
 """The compiled build (`TTR_COMPILE=1`, setup.py: the engine and greedy compiled by mypyc) plays the same games
 as pure Python: every listed module really is a C extension, and whole games of greedy playouts, the fitted
-guide, a paper agent, a subclass made at run time and the search at a fixed playout count come out action
+guide, a paper agent, parameters given outright and the search at a fixed playout count come out action
 for action and score for score the same, and the `expert` level with its own budget (playout actions) makes
 the same moves after the same work.
 
@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+LEVEL_NAMES = {"easy": "long_route_junkie", "medium": "greedy", "hard": "greedy_long_fitted", "expert": "expert"}
 
 # Plays the games in a fresh interpreter and prints one JSON line: each compiled module's file, then per game
 # its action history and final scores.
@@ -43,14 +44,15 @@ for map_name, players, seed in (("europe", 2, 3), ("europe", 4, 4), ("new_york",
     GreedyPlayout(game_map, players, seed).run(game)
     games.append([game.history, final_score(game).to_json()])
 europe = load_map("europe")
-no_wilds = type("NoWilds", (GreedyBot,), {"face_up_wilds": False, "points_weight": 0.6})
+from ttr.bots.params import PRESETS
+no_wilds = PRESETS["greedy"].but({"face_up_wilds": False, "points_weight": 0.6})
 for seed, bots in ((7, ["greedy_long_fitted", "route_focus"]), (8, ["mcts:40", "greedy"])):
     seats = [make_bot(name, europe, s, seed) for s, name in enumerate(bots)]
     game = play_game(europe, seats, seed=seed, players=bots)
     games.append([game.history, final_score(game).to_json()])
-bot = no_wilds(europe, 0, 9)
+bot = GreedyBot(europe, 0, 9, params=no_wilds)
 game = play_game(europe, [bot, GreedyBot(europe, 1, 9)], seed=9, players=["a", "b"])
-games.append([game.history, final_score(game).to_json(), [bot.face_up_wilds, bot.points_weight]])
+games.append([game.history, final_score(game).to_json(), [bot.params.face_up_wilds, bot.params.points_weight]])
 # pickling (the server's bot processes receive actions pickled; users send games to worker processes): a game
 # half played, pickled with its map (whose cache holds the bots' compiled index) and played on, as the original
 import pickle
@@ -62,9 +64,9 @@ assert legal == game.legal_actions() and twin.legal_ids() == game.legal_ids()
 for g in (game, twin):
     GreedyPlayout(europe, 3, 12).run(g)
 games.append([twin.history, final_score(twin).to_json(), twin.history == game.history])
-from ttr.bots import BOTS, registry_name
+from ttr.bots import LEVEL_BOTS
 from ttr.cli.console import engine_build
-names = {name: registry_name(name) for name in BOTS}  # what /api/bots lists (a compiled class's `name` is not)
+names = {level: make_bot(level, europe, 0, 1).name for level in LEVEL_BOTS}  # the bots' own names
 # the `expert` level with its own budget (playout actions, ttr.bots.budgets): the same move after the same work
 from ttr.bots.base import legal_actions
 from ttr.bots.mcts import MctsExpert
@@ -196,11 +198,11 @@ def test_the_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) 
     assert pure["files"] != files
     assert (compiled["build"], pure["build"]) == ("compiled (mypyc)", "pure Python")  # what `ttr serve` says
     assert compiled["games"] == pure["games"]
-    assert compiled["names"] == pure["names"] and pure["names"]["medium"] == "greedy"
+    assert compiled["names"] == pure["names"] and pure["names"] == LEVEL_NAMES
     assert compiled["expert"] == pure["expert"] and sum(actions for *_, actions in pure["expert"]) > 0
     games = compiled["games"]
     assert isinstance(games, list)
-    assert games[-2][2] == [False, 0.6]  # a subclass made at run time keeps its knobs in the compiled build
+    assert games[-2][2] == [False, 0.6]  # parameters given outright are played in the compiled build
     assert games[-1][2] is True  # a pickled game plays on as the original
     # `ttr serve` on the compiled build (`scripts/run`): the bot list and a game of levels to its end, as pure
     served, served_pure = _play(tmp_path / "src", modules, SERVER), _play(ROOT / "src", modules, SERVER)

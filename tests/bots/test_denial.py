@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from ttr.bots.denial import DETOUR_CAP, DenyingLong
+from helpers import policy_of
+from ttr.bots.denial import DETOUR_CAP, DenyingBot
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import INF, Board, dijkstra, game_options, map_index, static_action
 from ttr.bots.playout import GreedyPlayout
-from ttr.bots.styles import GreedyLong, GreedyLongDuel, GreedyLongFour
+from ttr.bots.styles import Greedy, GreedyLong, GreedyLongDuel, GreedyLongFour
 from ttr.engine import Action, Game
 from ttr.engine.phases import MAIN
 from ttr.maps import load_map
@@ -50,7 +51,7 @@ def _first_block(seeds: range) -> tuple[Game, Action, Action]:
     for seed in seeds:
         game = Game.new(EUROPE, ["a", "b"], seed=seed)
         playout = GreedyPlayout(EUROPE, 2, seed, {0: GreedyLong})
-        guide, denying = GreedyLong(EUROPE, 0, seed), DenyingLong(EUROPE, 0, seed)
+        guide, denying = GreedyLong(EUROPE, 0, seed), DenyingBot(EUROPE, 0, seed)
         denying.world = game
         while not game.is_over:
             if game.current == 0 and game.phase == MAIN and len(game.legal_ids()) > 1:
@@ -69,17 +70,17 @@ def test_denying_playout_policy_claims_what_lengthens_the_other_seats_real_paths
     r = EUROPE.route_index[blocking.route]
     assert "locomotive" not in dict(blocking.cards)
     # worked out again here: closing the route's link costs the other seat's real tickets 8 trains or more
-    assert _ticket_trains(game, 1, ix.link_routes[ix.link[r]]) >= DenyingLong.min_damage
+    assert _ticket_trains(game, 1, ix.link_routes[ix.link[r]]) >= DenyingBot(EUROPE, 0, 1).params.min_damage
     # without a world (a bot playing from a seat view) it is the guide
-    assert _choice(DenyingLong(EUROPE, 0, 1), game) == plain
+    assert _choice(DenyingBot(EUROPE, 0, 1), game) == plain
 
 
 def test_mcts_blocks_in_its_own_playouts_in_two_player_europe_only() -> None:
     searching = MctsBot(EUROPE, 0, 3, iterations=4)
     playouts = searching.playouts_for(2)
     guide_playout = playouts[0][0]
-    assert isinstance(guide_playout.bots[0], DenyingLong)
-    assert type(guide_playout.bots[1]) is GreedyBot
+    assert isinstance(guide_playout.bots[0], DenyingBot)
+    assert policy_of(guide_playout.bots[1]) == Greedy
     game = Game.new(EUROPE, ["a", "b"], seed=5)
     guide_playout.run(game, 10)
     assert guide_playout.bots[0].world is game  # the playout handed it the game it plays
@@ -87,9 +88,9 @@ def test_mcts_blocks_in_its_own_playouts_in_two_player_europe_only() -> None:
     for game_map, seats, bot, guide in (
             (load_map("new_york"), 2, MctsBot, GreedyLong), (EUROPE, 3, MctsBot, GreedyLongFour),
             (EUROPE, 4, MctsBot, GreedyLongFour),
-            (EUROPE, 2, type("Plain", (MctsBot,), {"own_playout_style": None}), GreedyLongDuel)):
+            (EUROPE, 2, type("Plain", (MctsBot,), {"own_playout_fitted": False}), GreedyLongDuel)):
         plain = bot(game_map, 0, 3, iterations=4).playouts_for(seats)[0][0]
-        assert type(plain.bots[0]) is guide
+        assert policy_of(plain.bots[0]) == guide
         assert plain.world_bots == []
 
 
@@ -104,7 +105,7 @@ def test_in_four_seat_games_the_other_seats_paths_use_the_twin_this_seat_cannot_
     game.tickets[1] = [next(t.index for t in EUROPE.tickets if t.name == "Edinburgh-Paris")]
     board = Board.bare(ix, 0, owner, [45] * 4)
     assert not board.open[ix.twin[half]]  # closed to this seat ...
-    bot = DenyingLong(EUROPE, 0, 1)
+    bot = DenyingBot(EUROPE, 0, 1)
     damage = bot._link_damage(board, game)
     # ... but open to seat 1, whose ticket would be cut without it: the cap, not nothing
     assert damage[ix.link[half]] == DETOUR_CAP

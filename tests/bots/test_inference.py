@@ -199,13 +199,15 @@ def test_resampling_with_the_face_up_factor_keeps_ticket_sets_that_fit_the_picks
     sets that leave fewer of the other seat's picks unfit than resampling without it, over positions of
     greedy games. (Whether that finds the real tickets more often is another matter: with the claims
     replayed it does not, 0.370 against 0.368 of the real tickets' share, measured.)"""
-    from ttr.bots.inference import UNFIT_BY_MAP, face_up_picks
+    from ttr.bots.inference import face_up_picks
     from ttr.bots.planning import Board
+    from ttr.bots.profiles import profile_of
     from ttr.engine.sample import InfoSet
 
     game_map = load_map("new_york")
     ix = map_index(game_map)
-    unfit_kept = {1.0: 0, UNFIT_BY_MAP["new_york"]: 0}
+    fitted_unfit = profile_of("new_york", 2).belief_unfit
+    unfit_kept = {1.0: 0, fitted_unfit: 0}
     for seed in range(8):
         _, game = greedy_main_turn("new_york", 2, seed, seat=0, after=12)
         view = seat_view(game, 0)
@@ -221,7 +223,7 @@ def test_resampling_with_the_face_up_factor_keeps_ticket_sets_that_fit_the_picks
                 for t in rng.choices(sets, likes)[0]:
                     held |= 1 << t
                 unfit_kept[unfit] += sum(1 for mask in belief.fitting(1) if not mask & held)
-    assert unfit_kept[UNFIT_BY_MAP["new_york"]] < 0.8 * unfit_kept[1.0]
+    assert unfit_kept[fitted_unfit] < 0.8 * unfit_kept[1.0]
 
 
 def _greedy_replay(game_map: GameMap, seat: int, n: int) -> ClaimReplay:

@@ -10,15 +10,17 @@ from typing import Any
 
 import pytest
 
-from helpers import greedy_main_turn
+from helpers import greedy_main_turn, policy_of
 from ttr.bots import make_bot, play_game
 from ttr.bots.base import legal_actions
-from ttr.bots.budgets import FALLBACK_SECONDS, PLAYOUT_ACTIONS
+from ttr.bots.budgets import FALLBACK_SECONDS
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.mcts import MctsBot, MctsExpert, t_critical
 from ttr.bots.mcts_policy import estimate, ticket_paths
 from ttr.bots.planning import Board, map_index, sort_options
 from ttr.bots.playout import GreedyPlayout
+from ttr.bots.profiles import profile_of
+from ttr.bots.styles import Greedy
 from ttr.engine import Action, Game, final_score, seat_view
 from ttr.engine import actions as A
 from ttr.engine.phases import SECOND_CARD
@@ -199,7 +201,7 @@ def test_two_seat_new_york_weighs_every_claim_it_can_pay_from_the_start() -> Non
             game.apply_unchecked(playout.choose_id(game))
         assert checked > 5
         assert (beyond > 0) == wide, (seats, beyond)  # more routes weighed than the narrow count allows
-    assert MctsBot.wide_claims.get("europe", 0) == 0
+    assert not any(profile_of("europe", n).search.wide_claims for n in range(2, 6))
 
 
 def test_every_card_draw_is_a_candidate_and_the_second_card_is_searched() -> None:
@@ -286,8 +288,8 @@ def test_budgets_are_checked_and_a_bot_without_one_gets_the_fitted_playout_actio
     with pytest.raises(ValueError, match="time"):
         MctsBot(game_map, 0, 0, time_limit=-1.0)
     bot = MctsBot(game_map, 0, 0)
-    assert bot.budget_for(3) == (None, PLAYOUT_ACTIONS["new_york"][3])
-    assert MctsExpert(game_map, 0, 0).budget_for(2) == (None, PLAYOUT_ACTIONS["new_york"][2])
+    assert bot.budget_for(3) == (None, profile_of("new_york", 3).search.playout_actions)
+    assert MctsExpert(game_map, 0, 0).budget_for(2) == (None, profile_of("new_york", 2).search.playout_actions)
     assert MctsBot(game_map, 0, 0, time_limit=2.0).budget_for(2) == (2.0, None)  # `mcts:2s`
     assert MctsBot(game_map, 0, 0, iterations=40).budget_for(2) == (None, None)  # `mcts:40`: 40 playouts
     custom = dataclasses.replace(game_map, name="my_map")  # a map without fitted figures: seconds, as before
@@ -302,7 +304,7 @@ def test_the_default_budget_is_a_count_not_a_clock(monkeypatch: pytest.MonkeyPat
 
     game_map, game = greedy_main_turn("new_york", 2, seed=3, seat=0, after=8)
     view, legal = seat_view(game, 0), legal_actions(game)[1]
-    budget = PLAYOUT_ACTIONS["new_york"][2]
+    budget = profile_of("new_york", 2).search.playout_actions
 
     def decide(tick: float) -> tuple[Action, int, int]:
         now = [0.0]
@@ -364,7 +366,7 @@ def test_a_playout_can_give_one_seat_another_style() -> None:
     game_map = load_map("new_york")
     plain = GreedyPlayout(game_map, 2, 1)
     styled = GreedyPlayout(game_map, 2, 1, {0: GreedyRush})
-    assert type(styled.bots[0]) is GreedyRush and type(styled.bots[1]) is GreedyBot
+    assert policy_of(styled.bots[0]) == GreedyRush and policy_of(styled.bots[1]) == Greedy
     differ = 0
     for seed in range(6):
         a, b = Game.new(game_map, 2, seed=seed), Game.new(game_map, 2, seed=seed)
@@ -400,11 +402,11 @@ def test_the_search_plays_greedy_long_for_its_own_seat_and_greedy_for_the_others
     bot = MctsBot(game_map, 1, 1, iterations=30)
     view, legal = seat_view(game, 1), game.legal_actions()
     bot.choose(view, legal)
-    assert type(bot.guide) is GreedyLong
+    assert policy_of(bot.guide) == GreedyLong
     assert bot.last_values[game.encode(GreedyLong(game_map, 1, 1).choose(view, legal))] == 0.0  # the guide's move
     (by_own_style,) = bot.playouts_for(3)  # one opponent style: greedy; the ones the search made
     for styled, style in zip(by_own_style, (GreedyLong, *bot.styles), strict=True):
-        assert [type(b) for b in styled.bots] == [GreedyBot, style, GreedyBot]
+        assert [policy_of(b) for b in styled.bots] == [Greedy, style, Greedy]
 
 
 def test_the_other_seats_policy_changes_from_world_to_world() -> None:
@@ -413,22 +415,22 @@ def test_the_other_seats_policy_changes_from_world_to_world() -> None:
 
     game_map, game = greedy_main_turn("new_york", 2, seed=2, seat=0, after=6)
     bot = MctsBot(game_map, 0, 1, iterations=40)
-    bot.opponent_styles = (GreedyBot, GreedyLong)
-    seen: list[type] = []
+    bot.opponent_styles = (Greedy, GreedyLong)
+    seen: list[Any] = []
     play = bot.play_candidate
 
     def spy(world: Game, key: int, playouts: list[GreedyPlayout]) -> float:
-        seen.append(type(playouts[0].bots[1]))
+        seen.append(policy_of(playouts[0].bots[1]))
         return play(world, key, playouts)
 
     bot.play_candidate = spy  # type: ignore[method-assign]
     bot.choose(seat_view(game, 0), game.legal_actions())
-    assert GreedyBot in seen and GreedyLong in seen
-    switches = sum(a is not b for a, b in pairwise(seen))
+    assert Greedy in seen and GreedyLong in seen
+    switches = sum(a != b for a, b in pairwise(seen))
     assert switches >= 2  # world after world, not one style for the whole search
-    assert [[type(b.bots[1]) for b in by_own] for by_own in bot.playouts_for(2)] == [
-        [GreedyBot] * (1 + len(bot.styles)), [GreedyLong] * (1 + len(bot.styles))]
-    assert all(type(b.bots[0]) is own for by_own in bot.playouts_for(2)
+    assert [[policy_of(b.bots[1]) for b in by_own] for by_own in bot.playouts_for(2)] == [
+        [Greedy] * (1 + len(bot.styles)), [GreedyLong] * (1 + len(bot.styles))]
+    assert all(policy_of(b.bots[0]) == own for by_own in bot.playouts_for(2)
                for b, own in zip(by_own, (GreedyLong, *bot.styles), strict=True))
 
 
@@ -442,14 +444,14 @@ def test_expert_models_the_other_seats_as_greedy_and_greedy_long_by_turns() -> N
     view, legal = seat_view(game, 0), game.legal_actions()
     expert = MctsExpert(game_map, 0, 1, iterations=40, time_limit=None)
     expert.choose(view, legal)
-    assert [type(by_own[0].bots[1]) for by_own in expert.playouts_for(2)] == [GreedyBot, GreedyLong]
+    assert [policy_of(by_own[0].bots[1]) for by_own in expert.playouts_for(2)] == [Greedy, GreedyLong]
     plain = MctsBot(game_map, 0, 1, iterations=40)
     plain.choose(view, legal)
-    assert [type(by_own[0].bots[1]) for by_own in plain.playouts_for(2)] == [GreedyBot]
+    assert [policy_of(by_own[0].bots[1]) for by_own in plain.playouts_for(2)] == [Greedy]
     # The claims are replayed on the paths of the same policies (`inference.ClaimReplay`).
     assert expert._replay is not None and plain._replay is not None
-    assert [type(getattr(f, "__self__", None)) for f in expert._replay.path_costs] == [GreedyBot, GreedyLong]
-    assert [type(getattr(f, "__self__", None)) for f in plain._replay.path_costs] == [GreedyBot]
+    assert [policy_of(getattr(f, "__self__", None)) for f in expert._replay.path_costs] == [Greedy, GreedyLong]
+    assert [policy_of(getattr(f, "__self__", None)) for f in plain._replay.path_costs] == [Greedy]
     assert expert._replay.seen == len(view["log"]) and any(expert._replay.claims)
 
 
@@ -468,10 +470,10 @@ def test_expert_models_the_other_seats_as_greedy_and_the_games_fitted_guide(map_
     view, legal = seat_view(game, 0), game.legal_actions()
     expert = MctsExpert(game_map, 0, 1, iterations=2 * seats + 6, time_limit=None)
     expert.choose(view, legal)
-    assert expert.opponent_styles == (GreedyBot, style) == (GreedyBot, MctsExpert.guide_for(map_name, seats))
-    assert [type(by_own[0].bots[1]) for by_own in expert.playouts_for(seats)] == [GreedyBot, style]
+    assert expert.opponent_styles == (Greedy, style) == (Greedy, MctsExpert.guide_for(map_name, seats))
+    assert [policy_of(by_own[0].bots[1]) for by_own in expert.playouts_for(seats)] == [Greedy, style]
     assert expert._replay is not None
-    assert [type(getattr(f, "__self__", None)) for f in expert._replay.path_costs] == [GreedyBot, style]
+    assert [policy_of(getattr(f, "__self__", None)) for f in expert._replay.path_costs] == [Greedy, style]
 
 
 
@@ -500,32 +502,33 @@ def test_a_candidate_leaves_the_guide_only_when_clearly_better() -> None:
     ("new_york", 2, "GreedyLong", "GreedyLong"), ("new_york", 4, "GreedyLong", "GreedyLong")])
 def test_europe_games_have_a_guide_fitted_to_their_seat_count(map_name: str, players: int, guide: str,
                                                              own: str) -> None:
-    """`seat_styles`: in two-seat Europe games the guide and the seat's own playouts take the knobs fitted to
-    two-player Europe (`GreedyLongDuel`, `DenyingLongDuel`), with three to five seats those fitted to
-    four-player Europe (`GreedyLongFour`); in New York the guide is `GreedyLong`. The guide's move is the
-    candidate the search values at 0."""
-    from ttr.bots import denial, styles
+    """The profiles (`ttr.bots.profiles`): in two-seat Europe games the guide and the seat's own playouts
+    take the values fitted to two-player Europe (`GreedyLongDuel`, `DenyingLongDuel`), with three to five
+    seats those fitted to four-player Europe (`GreedyLongFour`); in New York the guide is `GreedyLong`. The
+    guide's move is the candidate the search values at 0."""
+    from ttr.bots import styles
 
     game_map, game = greedy_main_turn(map_name, players, seed=4, seat=0, after=6)
     bot = MctsBot(game_map, 0, 1, iterations=20)
     view, legal = seat_view(game, 0), game.legal_actions()
     bot.choose(view, legal)
     guide_class = getattr(styles, guide)
-    assert type(bot.guide) is guide_class
+    assert policy_of(bot.guide) == guide_class
     duel = guide == "GreedyLongDuel" or (map_name, players) == ("new_york", 2)  # two-seat knobs
-    assert bot.guide.overhead == (0.8 if duel else 0.4)
+    params = bot.guide.params
+    assert params.overhead == (0.8 if duel else 0.4)
     fitted = guide in ("GreedyLongDuel", "GreedyLongFour")
-    assert bot.guide.long_min == (4 if fitted else 3)
-    assert not bot.guide.face_up_wilds  # no guide takes a face-up wild
+    assert params.long_min == (4 if fitted else 3)
+    assert not params.face_up_wilds  # no guide takes a face-up wild
     if guide == "GreedyLongDuel":  # ... and two-seat Europe's draws no tickets after setup
-        assert not bot.guide.draws_tickets
+        assert not params.draws_tickets
     elif map_name == "europe":
-        assert bot.guide.ticket_draw_others == 0.45 and bot.guide.draws_tickets
+        assert params.ticket_draw_others == 0.45 and params.draws_tickets
     else:  # New York's guide draws no tickets after setup
-        assert not bot.guide.draws_tickets
+        assert not params.draws_tickets
     assert bot.last_values[game.encode(guide_class(game_map, 0, 1).choose(view, legal))] == 0.0
-    own_class = getattr(denial, own, None) or getattr(styles, own)
-    assert type(bot.playouts_for(players)[0][0].bots[0]) is own_class
+    own_class = getattr(styles, own)
+    assert policy_of(bot.playouts_for(players)[0][0].bots[0]) == own_class
 
 
 def test_the_time_budget_counts_the_whole_decision(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -574,7 +577,7 @@ def test_hard_is_the_search_guide_alone(map_name: str, players: int, guide: str)
 
     game_map = load_map(map_name)
     guide_class = getattr(styles, guide)
-    assert MctsBot.guide_for(map_name, players) is guide_class
+    assert MctsBot.guide_for(map_name, players) == guide_class
 
     def history(first: Any) -> list[Any]:
         bots = [first, *(make_bot("greedy", game_map, s, 2) for s in range(1, players))]
@@ -582,7 +585,7 @@ def test_hard_is_the_search_guide_alone(map_name: str, players: int, guide: str)
 
     hard = make_bot("hard", game_map, 0, 2)
     played = history(hard)
-    assert type(getattr(hard, "guide", None)) is guide_class
+    assert policy_of(getattr(hard, "guide", None)) == guide_class
     assert played == history(guide_class(game_map, 0, 2))
-    if guide_class is not styles.GreedyLong:
+    if guide_class != styles.GreedyLong:
         assert played != history(styles.GreedyLong(game_map, 0, 2))

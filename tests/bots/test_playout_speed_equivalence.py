@@ -112,19 +112,19 @@ def _reference_costs(bot: GreedyBot, board: Board, borrow: bool) -> list[float]:
     (and the tourist attractions' share, added later)."""
     ix = bot.ix
     stations = bot.game_map.rules.stations > 0 and borrow
-    costs = route_costs(board, bot.overhead, bot.tunnel_penalty, bot.ferry_penalty,
-                        borrow_cost=bot.borrow_cost if stations else None)
+    costs = route_costs(board, bot.params.overhead, bot.params.tunnel_penalty, bot.params.ferry_penalty,
+                        borrow_cost=bot.params.borrow_cost if stations else None)
     best_held = max(board.hand[: ix.ncol])
     for r, is_open in enumerate(board.open):
         if is_open and costs[r] < INF:
             held = best_held if ix.colour[r] < 0 else board.hand[ix.colour[r]]
-            cost = costs[r] - bot.points_weight * ix.points[r] - bot.hand_weight * min(held, ix.length[r])
+            cost = costs[r] - bot.params.points_weight * ix.points[r] - bot.params.hand_weight * min(held, ix.length[r])
             costs[r] = max(cost, 0.25)
     reached = {c for x, o in enumerate(board.owner) if o == board.seat for c in (ix.route_a[x], ix.route_b[x])}
     for r, o in enumerate(board.owner):  # New York: a share of the tourist attractions a route newly reaches
         gain = sum(ix.attraction[c] for c in {ix.route_a[r], ix.route_b[r]} - reached)
         if o < 0 and costs[r] < INF and gain:
-            costs[r] = max(costs[r] - bot.attraction_cost * gain, 0.25)
+            costs[r] = max(costs[r] - bot.params.attraction_cost * gain, 0.25)
     return costs
 
 
@@ -166,7 +166,7 @@ def _reference_express_gain(bot: GreedyBot, board: Board, r: int) -> float:
     before = longest_trail(bot.game_map, mine)[0]
     best_other = max(longest_trail(bot.game_map, owned[p])[0] for p in range(board.n) if p != board.seat)
     after = longest_trail(bot.game_map, [*mine, r])[0]
-    gain = bot.express_weight * (after - before)
+    gain = bot.params.express_weight * (after - before)
     if before <= best_other < after:
         gain += bot.game_map.rules.longest_path_bonus
     return gain

@@ -31,7 +31,7 @@ def test_process_pool_plays_like_the_bot_in_process() -> None:
         pool = BotPool(1, "process")
         try:
             await pool.start()
-            return await pool.choose("greedy", "europe", game.current, 5, view, legal), await pool.hint(
+            return await pool.choose("g1", "greedy", "europe", game.current, 5, view, legal), await pool.hint(
                 "europe", view, legal)
         finally:
             pool.close()

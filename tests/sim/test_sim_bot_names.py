@@ -28,11 +28,11 @@ def test_bad_mcts_specs_are_refused_by_name(spec: str) -> None:
 
 def test_the_levels_people_play_are_the_ladder_of_bots() -> None:
     """easy, medium, hard, expert: each measured to beat the one below (docs/bots.md, "Difficulty levels")."""
-    from ttr.bots.budgets import PLAYOUT_ACTIONS
     from ttr.bots.greedy import GreedyBot
     from ttr.bots.levels import FittedGuide
     from ttr.bots.mcts import MctsExpert
     from ttr.bots.paper import LongRouteJunkie
+    from ttr.bots.profiles import profile_of
 
     europe = load_map("europe")
     bots = {level: make_bot(level, europe, 0, 5) for level in ("easy", "medium", "hard", "expert")}
@@ -40,7 +40,8 @@ def test_the_levels_people_play_are_the_ladder_of_bots() -> None:
         "easy": LongRouteJunkie, "medium": GreedyBot, "hard": FittedGuide, "expert": MctsExpert}
     expert = bots["expert"]
     assert isinstance(expert, MctsExpert)
-    assert expert.budget_for(4) == (None, PLAYOUT_ACTIONS["europe"][4])  # a count: the same on every build
+    fitted = profile_of("europe", 4).search.playout_actions
+    assert expert.budget_for(4) == (None, fitted)  # a count: the same on every build
 
 
 @pytest.mark.parametrize(("spec", "seconds"), [("mcts:2s", 2.0), ("mcts:0.25s", 0.25), ("mcts:.1s", 0.1)])

@@ -21,13 +21,15 @@ from ttr.bots.levels import FittedGuide
 from ttr.bots.mcts import MctsBot, MctsExpert
 from ttr.bots.paper import DestinationHungry, LongRouteJunkie, OneStepThinker, RouteFocus
 from ttr.bots.random_bot import RandomBot
-from ttr.bots.styles import GreedyLong
+from ttr.bots.styles import GreedyLong, GreedyLongDuel, GreedyLongFour
 from ttr.maps import GameMap
 
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "greedy_long": GreedyLong,
+    "greedy_long_duel": GreedyLongDuel,
+    "greedy_long_four": GreedyLongFour,
     "greedy_long_fitted": FittedGuide,
     "destination_hungry": DestinationHungry,
     "route_focus": RouteFocus,
@@ -39,6 +41,10 @@ BOTS: dict[str, BotFactory] = {
     "hard": FittedGuide,
     "expert": MctsExpert,
 }
+
+LEVEL_BOTS: dict[str, str] = {"easy": "long_route_junkie", "medium": "greedy", "hard": "greedy_long_fitted",
+                              "expert": "expert"}
+"""The difficulty levels people meet: level -> the name of the bot that plays it (`BOTS[level]` is that bot)."""
 
 # playouts per decision; a greedy playout of 4-player Europe costs tens of ms, so `mcts:easy` adds about 18 s of
 # CPU to a 4-player Europe game (measured), `mcts:expert` hours
@@ -113,15 +119,6 @@ def make_bot(spec: str, game_map: GameMap, seat: int, seed: int) -> Bot:
     raise ValueError(f"unknown bot {spec!r} (known: {known})")
 
 
-def registry_name(name: str) -> str:
-    """The first name `BOTS` gives the bot that `name` (a bot or a level) makes, e.g. `greedy` for `medium`.
-
-    Read from the registry, not from the class's `name` attribute: a class compiled by mypyc (setup.py) keeps
-    that default on its instances only."""
-    factory = BOTS[name]
-    return next(key for key, other in BOTS.items() if other is factory)
-
-
 def check_bot_spec(spec: str, game_map: GameMap) -> None:
     """`ValueError` naming the problem when `spec` cannot make a bot for `game_map` (no program is started:
     a `cmd:` spec needs only a command)."""
@@ -132,5 +129,5 @@ def check_bot_spec(spec: str, game_map: GameMap) -> None:
     make_bot(spec, game_map, 0, 0)
 
 
-__all__ = ["BOTS", "BOT_NAMES", "MCTS_LEVELS", "PREFIXES", "BaseBot", "Bot", "BotContext", "BotFactory",
-           "IllegalBotActionError", "check_bot_spec", "make_bot", "make_mcts_bot", "play_game", "registry_name"]
+__all__ = ["BOTS", "BOT_NAMES", "LEVEL_BOTS", "MCTS_LEVELS", "PREFIXES", "BaseBot", "Bot", "BotContext", "BotFactory",
+           "IllegalBotActionError", "check_bot_spec", "make_bot", "make_mcts_bot", "play_game"]

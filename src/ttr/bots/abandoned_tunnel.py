@@ -9,8 +9,12 @@ world of `expert`'s search did this for 14 million actions).
 So the bots read the game's log (a view's `log`, or a sampled game's history): if the seat's last action
 that could change its hand was abandoning a tunnel, and no seat has claimed a route or built a station
 since, the seat is back at the hand and board it claimed from. While few cards are left to reveal the
-bots then do something else first, such as draw a card. Reading the log, not remembering, keeps the bots
-stateless: the server builds a bot afresh for every move.
+bots then do something else first, such as draw a card.
+
+A tunnel a seat has abandoned once in the game, whatever the cards left, is claimed again only with spare
+cards for every extra card a reveal can ask (`tunnels_abandoned_in_history`, `tunnels_abandoned_in_log`):
+otherwise a bot could try the same tunnel three times and hold on to the cards it needs for it to the end.
+Reading the log, not remembering, keeps the bots stateless.
 """
 
 from __future__ import annotations
@@ -35,6 +39,20 @@ def abandoned_in_history(game: Game, seat: int) -> int:
     newest_first = ((p, KIND_NAMES[kind[aid]], route[aid]) for p, aid, _ in reversed(game.history))
     found = _abandoned(newest_first, seat)
     return found if isinstance(found, int) else -1
+
+
+def tunnels_abandoned_in_history(game: Game, seat: int) -> tuple[int, ...]:
+    """The tunnels (route indexes, oldest first, once per time) `seat` has claimed and abandoned in `game`."""
+    cat = game.cat
+    abandon, route = cat.abandon, cat.a
+    history = game.history
+    return tuple(route[history[i - 1][1]] for i, (p, aid, _) in enumerate(history) if aid == abandon and p == seat)
+
+
+def tunnels_abandoned_in_log(log: list[dict[str, Any]], seat: int) -> list[str]:
+    """`tunnels_abandoned_in_history` read from a view's log: the routes' names."""
+    return [str(log[i - 1].get("route")) for i, e in enumerate(log)
+            if i and e.get("action") == "abandon_tunnel" and e.get("player") == seat]
 
 
 def abandoned_in_log(log: list[dict[str, Any]], seat: int) -> str | None:

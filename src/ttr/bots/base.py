@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from ttr.engine import Action, Game, seat_view
 from ttr.engine import actions as A
@@ -63,16 +63,6 @@ class BaseBot:
 
 
 STATIC_KINDS = A.STATIC_KINDS  # actions whose decoding depends only on the id (`ttr.engine.actions`)
-
-
-BotClass = TypeVar("BotClass", bound=BaseBot)
-
-
-def class_settings(cls: type[BotClass]) -> BotClass:
-    """An instance of `cls` made without running `__init__`, to read the class's settings (knobs, `name`)
-    from. A class compiled by mypyc (setup.py) holds descriptors where a plain class holds values:
-    `GreedyBot.overhead` is a float only in pure Python, `class_settings(GreedyBot).overhead` in both builds."""
-    return cls.__new__(cls)
 
 
 def legal_actions(game: Game) -> tuple[list[int], list[Action]]:

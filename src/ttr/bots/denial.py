@@ -3,35 +3,34 @@
 `mcts` plays its own seat's later moves in a playout with its guide (`GreedyLong`), which never blocks, while
 the search itself wins mostly by what it takes from the other seat (research/bot-experiments.md,
 "a stronger guide, a weaker search").
-`DenyingLong` plays the guide's move, except where the guide would draw a card: then it claims the route it
+`DenyingBot` plays the guide's move, except where the guide would draw a card: then it claims the route it
 can pay without locomotives (and, for a tunnel, with a spare card) whose loss lengthens the other seats'
 cheapest ticket paths in the world by the most trains, at least `min_damage`. It reads those tickets from
 the playout's game (`world`, handed over by `ttr.bots.playout.GreedyPlayout`); a bot playing from a seat
-view never has them, so it is for playouts only (`MctsBot.own_playout_style`).
+view never has them, so it is for playouts only (the profiles' `own_playout`, `denying_long` presets).
 """
 
 from __future__ import annotations
 
-from mypy_extensions import mypyc_attr
-
+from ttr.bots.greedy import GreedyBot
+from ttr.bots.params import GreedyParams
 from ttr.bots.planning import INF, Board, Options, Plan, dijkstra, distance_without, open_routes, path_to
-from ttr.bots.styles import GreedyLong, GreedyLongDuel
 from ttr.engine import Action, Game
 from ttr.maps import GameMap
 
 DETOUR_CAP = 20.0  # trains a cut ticket path counts for at most
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
-class DenyingLong(GreedyLong):
-    """`GreedyLong` that, where it would draw, blocks the other seats' paths in its playout's world."""
+class DenyingBot(GreedyBot):
+    """Greedy (its preset: `denying_long`, `GreedyLong`'s parameters) that, where it would draw, blocks the
+    other seats' paths in its playout's world."""
 
     name = "denying_long"
-    min_damage = 8.0  # trains a block must add to the other seats' paths
 
-    def __init__(self, game_map: GameMap, seat: int, seed: int) -> None:
-        """The guide for `seat`; `world` stays None (no blocking) until a playout hands it its game."""
-        super().__init__(game_map, seat, seed)
+    def __init__(self, game_map: GameMap, seat: int, seed: int, *, preset: str = "denying_long",
+                 params: GreedyParams | None = None) -> None:
+        """The policy for `seat`; `world` stays None (no blocking) until a playout hands it its game."""
+        super().__init__(game_map, seat, seed, preset=preset, params=params)
         self.world: Game | None = None
         self._damage_key: object = None
         self._damage: dict[int, float] = {}
@@ -49,7 +48,7 @@ class DenyingLong(GreedyLong):
         best: tuple[tuple[float, int], Action] | None = None
         for r, options in opts.claims.items():
             lost = damage.get(ix.link[r], 0.0)
-            if lost < self.min_damage:
+            if lost < self.params.min_damage:
                 continue
             option = self._cheapest(board, options, need)
             if option.wilds > 0 or not self._tunnel_ok(board, option):
@@ -73,7 +72,7 @@ class DenyingLong(GreedyLong):
                 continue
             # Open to q: in 2-3 seat games the same routes as to this seat, in 4-5 q's own (E-DOUBLE-1/2).
             is_open = board.open if board.n <= 3 else open_routes(ix, board.owner, q, board.n)
-            costs = [0.0 if o == q else (ix.length[r] + self.overhead if o < 0 and is_open[r] else INF)
+            costs = [0.0 if o == q else (ix.length[r] + self.params.overhead if o < 0 and is_open[r] else INF)
                      for r, o in enumerate(board.owner)]
             for t in world.tickets[q]:
                 a, b = ix.ticket_a[t], ix.ticket_b[t]
@@ -89,11 +88,3 @@ class DenyingLong(GreedyLong):
                     damage[link] = damage.get(link, 0.0) + min(detour, base + DETOUR_CAP) - base
         self._damage = damage
         return damage
-
-
-@mypyc_attr(allow_interpreted_subclasses=True)
-class DenyingLongDuel(DenyingLong):
-    """`DenyingLong` on `GreedyLongDuel`'s knobs: the search's own playout policy in two-seat Europe games."""
-
-    name = "denying_long_duel"
-    map_knobs = GreedyLongDuel.map_knobs

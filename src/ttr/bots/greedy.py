@@ -8,11 +8,10 @@ around routes others take). See research/bot-measurements.md for the whole behav
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from mypy_extensions import mypyc_attr
+from typing import Any
 
 from ttr.bots.base import BaseBot
+from ttr.bots.params import PRESETS, GreedyParams
 from ttr.bots.planning import (
     INF,
     Board,
@@ -33,6 +32,7 @@ from ttr.bots.planning import (
     station_completion,
     trail_length,
 )
+from ttr.bots.profiles import profile
 from ttr.engine import Action
 from ttr.engine.scoring import UnionFind
 from ttr.maps import GameMap
@@ -40,61 +40,30 @@ from ttr.maps import GameMap
 MAX_DETOUR = 30.0  # a detour counted at most (a route with no way around it: this many trains)
 
 
-NEW_YORK_DUEL_KNOBS = {"overhead": 0.8, "points_weight": 1.3, "attraction_cost": 0.0, "setup_cap": 0.9,
-                       "draws_tickets": False, "hand_weight": 0.1, "train_share": 1.0, "long_min": 3}
-# Fitted to two-player New York against the paper agents (the sweep's "G1": 70.6% of 6000 games against Route
-# Focus, 73.0% against Destination Hungry, 77.9% against One Step Thinker; research/bot-experiments.md).
-
-
-@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (setup.py), still subclassed by scripts and users
 class GreedyBot(BaseBot):
     """Plans its tickets, draws the colours the plan needs, claims plan routes as soon as it can pay.
 
-    The class attributes are the tuning knobs (costs in trains, rates in points per train); `map_knobs` and
-    `seat_knobs` change some of them per map and per map and seat count (two-seat New York: knobs fitted
-    against the paper agents there, `NEW_YORK_DUEL_KNOBS`).
+    It plays the parameters of its preset (`ttr.bots.params.PRESETS`; `greedy` by default) with the values
+    fitted to the map and seat count laid over them (`ttr.bots.profiles`), set at the first decision, when
+    the seat count is known; or the `params` given, in every game.
     """
 
     name = "greedy"
-    overhead = 0.4  # path cost per route, on top of its length: a claim is a turn
-    tunnel_penalty = 0.8
-    ferry_penalty = 2.0  # per locomotive a ferry needs
-    borrow_cost = 9.0  # path cost of borrowing another seat's route through a new station
-    train_share = 0.8  # price of a plan's train, as a share of the best points per train a route gives
-    setup_cap = 0.8  # share of the pieces a setup plan may take
-    points_weight = 0.3  # share of a route's points taken off its path cost
-    ticket_draw_mine = 0.25  # draw tickets (plan done) only with this share of the pieces left
-    ticket_draw_others = 0.35  # ... and every other seat with this share left
-    express_weight = 0.5  # points per train added to its longest trail (towards the longest-path bonus)
-    hand_weight = 0.2  # path cost taken off per card in hand that could pay the route
-    ticket_draw_min = 7  # ... and never with fewer trains than this (mine or anyone's)
-    long_min = 3  # routes shorter than this are not worth claiming for points alone (outside the end)
-    attraction_cost = 0.5  # path cost taken off per point of tourist attraction a route would newly reach
-    draws_tickets = True  # whether it draws tickets at all once its plan is done (see the ticket_draw knobs)
-    detour_weight = 0.0  # order of payable plan claims: length + this x the detour losing the route would cost
-    # (bottlenecks first; 0: the longest first)
-    focus_draws = False  # draw the face-up colour of the plan route fewest cards from paid (else: of the largest need)
-    face_up_wilds = True  # take a face-up wild (a whole turn's draw) when the plan needs wilds or lacks 1-2 cards
-    map_knobs: ClassVar[dict[str, dict[str, float]]] = {}  # per map name: knobs that differ there from the above
-    seat_knobs: ClassVar[dict[str, dict[int, dict[str, float]]]] = {"new_york": {2: NEW_YORK_DUEL_KNOBS}}  # per map
-    # name and seat count: knobs that differ there from `map_knobs` (set at the first decision, when the seat
-    # count is known: `_fit_seats`)
 
-    def __init__(self, game_map: GameMap, seat: int, seed: int) -> None:
+    def __init__(self, game_map: GameMap, seat: int, seed: int, *, preset: str = "greedy",
+                 params: GreedyParams | None = None) -> None:
         super().__init__(game_map, seat, seed)
-        for where, knobs in (("map_knobs", self.map_knobs.get(game_map.name, {})),
-                             *(("seat_knobs", k) for k in self.seat_knobs.get(game_map.name, {}).values())):
-            for knob in knobs:
-                if not hasattr(type(self), knob):
-                    raise ValueError(f"{type(self).__name__}.{where} names no knob {knob!r}")
+        if preset not in PRESETS:
+            raise ValueError(f"no greedy preset {preset!r} (presets: {', '.join(PRESETS)})")
+        self.preset = preset
+        self.name = preset
+        self.fixed = params  # parameters given outright: no profile
         self.ix = map_index(game_map)
         rules = game_map.rules
         self.pieces = rules.pieces
-        self.endgame_trains = rules.end_trigger_pieces + max(2, rules.pieces // 10)
-        self._seats = 0  # the seat count the knobs are set for (0: not known yet, `map_knobs` alone)
-        self._knobs_before: dict[str, Any] = {}  # the values `_set_knobs` replaced
-        self._adopt_class_knobs()
-        self._set_knobs({})
+        self._seats = 0  # the seat count the parameters are set for (0: not known yet, the preset's own)
+        self.params = params if params is not None else PRESETS[preset]
+        self._set_params(self.params)
         self._plan_key: tuple[Any, ...] | None = None
         self._trail_key: tuple[int, ...] | None = None
         self._trail_cache: dict[int, int] = {}
@@ -115,49 +84,21 @@ class GreedyBot(BaseBot):
         self._reached_key: tuple[tuple[int, ...], int] | None = None
         self._reached: list[bool] = []
 
-    def _knob_slot(self, knob: str) -> Any:
-        """Where greedy is compiled (setup.py): the compiled class's slot of `knob`, which its methods read and
-        which a plain-Python subclass's class attribute of that name hides from getattr and setattr. None in pure
-        Python."""
-        return next((vars(k)[knob] for k in type(self).__mro__ if hasattr(vars(k).get(knob), "__set__")), None)
-
-    def _get_knob(self, knob: str) -> Any:
-        """A knob's value as greedy's methods read it."""
-        slot = self._knob_slot(knob)
-        return getattr(self, knob) if slot is None else slot.__get__(self, type(self))
-
-    def _put_knob(self, knob: str, value: Any) -> None:
-        """Set a knob where greedy's methods read it (in a compiled slot, of the knob's own type)."""
-        slot = self._knob_slot(knob)
-        if slot is None:
-            setattr(self, knob, value)
-        else:
-            slot.__set__(self, type(slot.__get__(self, type(self)))(value))
-
-    def _adopt_class_knobs(self) -> None:
-        """Knob values that classes defined in plain Python (scripts, tests, users' variants) give, written to
-        the compiled slots (`_knob_slot`); in pure Python the class attributes are read directly."""
-        for klass in reversed(type(self).__mro__):
-            for knob, value in vars(klass).items():
-                if not knob.startswith("_") and type(value) in (bool, int, float) and self._knob_slot(knob) is not None:
-                    self._put_knob(knob, value)
-
-    def _set_knobs(self, seat_knobs: dict[str, float]) -> None:
-        """The class's knobs, then `map_knobs` for the map, then `seat_knobs` on top; derived rates with them."""
-        for knob, value in self._knobs_before.items():  # the values the last call replaced, back first
-            self._put_knob(knob, value)
-        knobs = {**self.map_knobs.get(self.game_map.name, {}), **seat_knobs}
-        self._knobs_before = {knob: self._get_knob(knob) for knob in knobs}
-        for knob, value in knobs.items():
-            self._put_knob(knob, value)
-        points = self.game_map.rules.route_points
-        self.train_rate = self.train_share * max(p / n for n, p in points.items() if n > 0)
+    def _set_params(self, params: GreedyParams) -> None:
+        """Play `params` from now on (with the rates derived from them)."""
+        self.params = params
+        rules = self.game_map.rules
+        self.endgame_trains = rules.pieces if params.rush else rules.end_trigger_pieces + max(2, rules.pieces // 10)
+        points = rules.route_points
+        self.train_rate = params.train_share * max(p / n for n, p in points.items() if n > 0)
         self._cost_knobs = ()
 
     def _fit_seats(self, n: int) -> None:
-        """Set the knobs of an `n`-seat game (`seat_knobs` over `map_knobs`); its plans are made again."""
+        """Set the parameters of an `n`-seat game (the preset's in this map and seat count's profile, unless
+        parameters were given); its plans are made again."""
         self._seats = n
-        self._set_knobs(self.seat_knobs.get(self.game_map.name, {}).get(n, {}))
+        if self.fixed is None:
+            self._set_params(profile(self.game_map, n).params(self.preset))
         self._plan_key = None
 
     # ------------------------------------------------------------------ entry point
@@ -202,7 +143,7 @@ class GreedyBot(BaseBot):
         of the route's points (long routes score more per train) and of the cards in hand that fit it
         (`route_costs` with those adjustments, in one pass over per-route parts worked out once)."""
         ix = self.ix
-        knobs = (self.overhead, self.tunnel_penalty, self.ferry_penalty, self.points_weight)
+        knobs = (self.params.overhead, self.params.tunnel_penalty, self.params.ferry_penalty, self.params.points_weight)
         if knobs != self._cost_knobs:
             self._cost_knobs = knobs
             overhead, tunnel_penalty, ferry_penalty, weight = knobs
@@ -216,10 +157,10 @@ class GreedyBot(BaseBot):
             self._point_share = [weight * p for p in ix.points]
         base, share = self._base_costs, self._point_share
         can_borrow = self.game_map.rules.stations > 0 and borrow and board.my_stations > 0
-        borrow_cost = float(self.borrow_cost)
+        borrow_cost = float(self.params.borrow_cost)
         hand = board.hand
         best_held = max(hand[: ix.ncol])
-        hand_weight = self.hand_weight
+        hand_weight = self.params.hand_weight
         colour, length, route_a, route_b = ix.colour, ix.length, ix.route_a, ix.route_b
         seat, trains, is_open, station_at = board.seat, board.my_trains, board.open, board.station_at
         costs: list[float] = []
@@ -240,8 +181,8 @@ class GreedyBot(BaseBot):
                 append(borrow_cost)
             else:
                 append(INF)
-        if self._has_attractions and self.attraction_cost:
-            weight = self.attraction_cost
+        if self._has_attractions and self.params.attraction_cost:
+            weight = self.params.attraction_cost
             for r, o in enumerate(board.owner):
                 if o < 0 and costs[r] < INF:
                     gain = self._attraction_gain(board, r)
@@ -342,7 +283,7 @@ class GreedyBot(BaseBot):
         costs = self._costs(board)
         base = self._make_plan(board, held, costs) if held else Plan()
         trains = board.my_trains
-        cap = trains * self.setup_cap if setup else trains - 1
+        cap = trains * self.params.setup_cap if setup else trains - 1
         turns = self._turns_left(board)
         fits: list[tuple[float, int]] = []
         others: list[tuple[float, int]] = []
@@ -387,14 +328,48 @@ class GreedyBot(BaseBot):
             if claim is not None and not self._plan_close(board, plan):
                 return claim
         if not plan.routes:
-            if (self.draws_tickets and opts.draw_tickets is not None and not endgame
-                    and board.my_trains >= max(self.pieces * self.ticket_draw_mine, self.ticket_draw_min)
-                    and board.min_other_trains() >= max(self.pieces * self.ticket_draw_others, self.ticket_draw_min)):
+            p = self.params
+            if (p.draws_tickets and opts.draw_tickets is not None and not endgame
+                    and board.my_trains >= max(self.pieces * p.ticket_draw_mine, p.ticket_draw_min)
+                    and board.min_other_trains() >= max(self.pieces * p.ticket_draw_others, p.ticket_draw_min)):
                 return opts.draw_tickets
-            claim = self._points_claim(board, plan, opts, min_length=self.long_min)
+            claim = self._points_claim(board, plan, opts, min_length=self.params.long_min)
+            if claim is not None:
+                return claim
+        elif (self.params.hand_cap and sum(board.hand) >= self.params.hand_cap
+              and min(board.trains) <= self.params.spare_late * self.pieces):
+            claim = self._spare_claim(board, plan, opts)
             if claim is not None:
                 return claim
         return self._draw(board, plan, opts, first=True)
+
+    def _spare_claim(self, board: Board, plan: Plan, opts: Options) -> Action | None:
+        """A claim for points (the most, of at least `long_min` trains, or any length near the end) paid with
+        cards of one colour the plan does not need (no wild: a wild stands in for any colour the plan lacks),
+        leaving the trains the plan takes: a large hand waiting for the plan's
+        colours is spent instead of growing to the end of the game."""
+        ix = self.ix
+        need = self._needs(plan.routes, board.hand)
+        hand = board.hand
+        trains = board.my_trains - plan.trains
+        endgame = board.min_other_trains() <= self.endgame_trains or board.my_trains <= self.endgame_trains
+        min_length = 1 if endgame else self.params.long_min
+        todo = self._todo(board)
+        uf = self._network(board)
+        best: tuple[tuple[float, ...], ClaimOption] | None = None
+        for r, options in opts.claims.items():
+            if ix.length[r] < min_length or ix.length[r] > trains:
+                continue
+            for option in options:
+                if (option.wilds or ix.length[r] > hand[option.colour] - need[option.colour]
+                        or not self._tunnel_ok(board, option)):
+                    continue
+                gain = (float(ix.points[r]) + self._completion_gain(board, todo, uf, r) + self._express_gain(board, r)
+                        + self._attraction_gain(board, r))
+                key = (gain, -option.wilds, -r)
+                if best is None or key > best[0]:
+                    best = (key, option)
+        return best[1].action if best else None
 
     def _plan_close(self, board: Board, plan: Plan) -> bool:
         """Whether a plan route is one draw away (then drawing beats claiming something else at the end)."""
@@ -406,7 +381,7 @@ class GreedyBot(BaseBot):
         ix = self.ix
         links = {ix.link[r] for r in plan.routes}
         need = self._needs(plan.routes, board.hand)
-        weighted = self.detour_weight > 0
+        weighted = self.params.detour_weight > 0
         payable: list[ClaimOption] = []  # with `detour_weight` only
         best: tuple[tuple[int, ...], ClaimOption] | None = None
         for r, options in opts.claims.items():
@@ -428,7 +403,7 @@ class GreedyBot(BaseBot):
         """Of several payable plan claims, the one of most length + `detour_weight` x detour (`_detour`, on
         the path costs the plan was made with), then as `_plan_claim` orders them."""
         length = self.ix.length
-        weight, costs = self.detour_weight, self._plan_costs
+        weight, costs = self.params.detour_weight, self._plan_costs
 
         def key(o: ClaimOption) -> tuple[float, int, int, int]:
             r = o.route
@@ -444,7 +419,8 @@ class GreedyBot(BaseBot):
         return min(around - costs[r], MAX_DETOUR)
 
     def _tunnel_ok(self, board: Board, option: ClaimOption) -> bool:
-        """Not a tunnel, or one with a spare card of its colour (or a wild) for the extra cards it may cost."""
+        """Not a tunnel, or one with a spare card of its colour (or a wild) for the extra cards it may cost; for a
+        tunnel it has abandoned before, spare cards for the whole reveal (`Board.tunnel_spare`)."""
         ix = self.ix
         if not ix.tunnel[option.route]:
             return True
@@ -454,7 +430,7 @@ class GreedyBot(BaseBot):
         spare = hand[ix.wild] - option.wilds
         if option.colour != ix.wild:
             spare += hand[option.colour] - (ix.length[option.route] - option.wilds)
-        return spare >= 1
+        return spare >= board.tunnel_spare(option.route)
 
     def _cheapest(self, board: Board, options: list[ClaimOption], need: list[int]) -> ClaimOption:
         """Fewest wild cards, then the colour the rest of the plan needs least."""
@@ -491,7 +467,7 @@ class GreedyBot(BaseBot):
         """What route r adds towards the longest-path bonus: a share of the trains it adds to the seat's
         longest trail, plus the bonus when that takes the lead."""
         bonus = self.game_map.rules.longest_path_bonus
-        if not bonus or not self.express_weight:
+        if not bonus or not self.params.express_weight:
             return 0.0
         if self._trail_key != board.signature:
             self._trail_key = board.signature
@@ -519,7 +495,7 @@ class GreedyBot(BaseBot):
             for i in sorted({a, b} - {-1}):
                 merged.extend(self._my_parts[i])
             new = self._trail_cache[r] = max(self._my_trail, part_trail_length(ix, merged))
-        gain = self.express_weight * (new - self._my_trail)
+        gain = self.params.express_weight * (new - self._my_trail)
         if self._my_trail <= self._best_other < new:
             gain += bonus
         return gain
@@ -609,7 +585,7 @@ class GreedyBot(BaseBot):
         blind."""
         ix = self.ix
         hand = board.hand
-        if self.focus_draws and plan.routes:
+        if self.params.focus_draws and plan.routes:
             card = self._focus_card(board, plan, opts)
             if card >= 0:
                 return opts.face_up[card]
@@ -623,7 +599,7 @@ class GreedyBot(BaseBot):
         if best is not None:
             return opts.face_up[-best[1]]
         total = sum(max(0, d) for d in deficit[: ix.ncol])
-        if first and self.face_up_wilds and ix.wild in opts.face_up and (deficit[ix.wild] > 0 or 0 < total <= 2):
+        if first and self.params.face_up_wilds and ix.wild in opts.face_up and (deficit[ix.wild] > 0 or 0 < total <= 2):
             return opts.face_up[ix.wild]
         if opts.draw_deck is not None:
             return opts.draw_deck
@@ -653,7 +629,7 @@ class GreedyBot(BaseBot):
         ix = self.ix
         best: tuple[float, int] | None = None
         for r in ix.routes_by_length:
-            if not board.open[r] or ix.length[r] > board.my_trains or ix.length[r] < self.long_min:
+            if not board.open[r] or ix.length[r] > board.my_trains or ix.length[r] < self.params.long_min:
                 continue
             missing, _ = route_missing(ix, r, board.hand)
             value = (ix.points[r] + self._express_gain(board, r) + self._attraction_gain(board, r)) / (1 + missing / 2)

@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from ttr.bots import make_bot
-from ttr.bots.base import Bot, class_settings
-from ttr.bots.greedy import GreedyBot
+from ttr.bots.base import Bot
 from ttr.bots.mcts import MctsBot, MctsExpert
+from ttr.bots.params import PRESETS
 from ttr.bots.planning import (
     Board,
     Plan,
@@ -32,13 +32,13 @@ from ttr.bots.planning import (
     shortest_path,
     station_completion,
 )
+from ttr.bots.profiles import profile
 from ttr.engine import Action
 from ttr.maps import GameMap, load_map
 
 LONG_ROUTE = 4  # the shortest route a hint calls long (4 spaces: 7 points)
 BLOCK_MIN = 1.0  # trains a claim must add to another seat's likely paths (on average) for the hint to call it a block
 HINT_PLAYOUTS = 32  # the search's playouts per hint (a reproducible budget; see the module docstring) ...
-HINT_PLAYOUTS_BY_MAP = {"new_york": 160}  # ... or on these maps, whose playouts are shorter (about 6 times)
 
 _MAPS: dict[str, GameMap] = {}
 
@@ -96,7 +96,8 @@ def hint_explained(view: dict[str, Any], legal: list[Action], game_map: GameMap 
     """As `hint`, with the reason also as data to translate: `{"key": "hint.claim_completes", "route": ...}`."""
     game_map = game_map or _map_of(view)
     seat = int(view["seat"])
-    player = hint_bot(game_map, seat, seed) if bot is None else make_bot(bot, game_map, seat, seed)
+    seats = len(view["players"])
+    player = hint_bot(game_map, seat, seed, seats) if bot is None else make_bot(bot, game_map, seat, seed)
     try:
         action = player.choose(view, legal)
     finally:
@@ -107,10 +108,11 @@ def hint_explained(view: dict[str, Any], legal: list[Action], game_map: GameMap 
     return action, reason_text(reason), reason
 
 
-def hint_bot(game_map: GameMap, seat: int, seed: int = 0) -> Bot:
-    """The bot that gives the hints: the `expert` level's search with `HINT_PLAYOUTS` playouts (or the map's in
-    `HINT_PLAYOUTS_BY_MAP`) and no time limit."""
-    return MctsExpert(game_map, seat, seed, iterations=HINT_PLAYOUTS_BY_MAP.get(game_map.name, HINT_PLAYOUTS))
+def hint_bot(game_map: GameMap, seat: int, seed: int = 0, seats: int = 2) -> Bot:
+    """The bot that gives the hints in a game of `seats` seats: the `expert` level's search with the profile's
+    `hint_playouts` playouts (`ttr.bots.profiles`: `HINT_PLAYOUTS`, 160 in New York, whose playouts are about
+    6 times shorter) and no time limit."""
+    return MctsExpert(game_map, seat, seed, iterations=profile(game_map, seats).search.hint_playouts)
 
 
 def explain(game_map: GameMap, view: dict[str, Any], action: Action) -> str:
@@ -158,9 +160,9 @@ def explain_reason(game_map: GameMap, view: dict[str, Any], action: Action) -> d
 
 
 def _greedy_costs(board: Board) -> list[float]:
-    """Route costs as greedy prices them with its class's knobs (read from an instance: see `class_settings`)."""
-    knobs = class_settings(GreedyBot)
-    return route_costs(board, knobs.overhead, knobs.tunnel_penalty, knobs.ferry_penalty)
+    """Route costs as greedy prices them with its preset's parameters (`ttr.bots.params.PRESETS`)."""
+    params = PRESETS["greedy"]
+    return route_costs(board, params.overhead, params.tunnel_penalty, params.ferry_penalty)
 
 
 def _plan(board: Board, tickets: list[int]) -> Plan:
@@ -253,5 +255,5 @@ def _draw_reason(board: Board, plan: Plan, action: Action) -> dict[str, Any]:
     return {"key": "hint.deck"}
 
 
-__all__ = ["HINT_PLAYOUTS", "HINT_PLAYOUTS_BY_MAP", "LIST_PARAMS", "LONG_ROUTE", "REASONS", "explain", "explain_reason",
+__all__ = ["HINT_PLAYOUTS", "LIST_PARAMS", "LONG_ROUTE", "REASONS", "explain", "explain_reason",
            "hint", "hint_bot", "hint_explained", "reason_text"]

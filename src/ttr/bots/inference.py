@@ -25,13 +25,15 @@ from collections.abc import Callable
 from typing import Any
 
 from ttr.bots.planning import INF, Board, MapIndex, closed_by, completed, cut_cost, dijkstra, path_to
+from ttr.bots.profiles import profile_of
 from ttr.engine import doubles
 from ttr.maps import GameMap
 
 PER_TRAIN = 0.4  # log-weight per train laid towards a ticket (fitted, see research/bot-measurements.md)
 SLACK = 1.0  # trains a route may add to a ticket's cheapest path and still serve it (`serving`)
 UNFIT = 1.0  # likelihood factor per colour taken face up that no path of a seat's sampled tickets has:
-UNFIT_BY_MAP = {"new_york": 0.2}  # fitted per map (in Europe, where greedy's paths wander, picks misled)
+# fitted per map in its profiles (`ttr.bots.profiles`, `belief.unfit`: New York 0.2; in Europe, where
+# greedy's paths wander, picks misled)
 UNEXPLAINED = 0.1  # likelihood factor per claimed route a ticket set leaves unexplained (`likelihood`)
 MAX_LAID = 15  # trains of progress counted at most (keeps weights finite and the belief humble)
 OFF_PATHS = 0.03  # likelihood factor per past claim on no cheapest path of a ticket set's tickets (`ClaimReplay`)
@@ -69,7 +71,7 @@ class TicketBelief:
         self.n = n
         self.owner = owner
         self.picks = picks or [[] for _ in range(n)]
-        self.unfit = UNFIT_BY_MAP.get(ix.game_map.name, UNFIT)  # `likelihood`'s factor per unfit pick
+        self.unfit = profile_of(ix.game_map.name, n).belief_unfit  # `likelihood`'s factor per unfit pick
         base = empty_board_distances(ix)
         self.weights: list[list[float] | None] = [None] * n
         self._prev: list[dict[int, list[int]]] = [{} for _ in range(n)]
@@ -158,7 +160,7 @@ class TicketBelief:
         """How well a ticket set explains seat q's play: `unexplained` to the power of the claimed routes
         that serve none of `tickets`, times `unfit` to the power of the colours q took face up that no path
         of `tickets` has (1 when all fit; greedy-like seats rarely claim or collect outside their tickets;
-        `unfit` defaults to the map's, `UNFIT_BY_MAP`)."""
+        `unfit` defaults to the profile's, `belief.unfit`)."""
         held = 0
         for t in tickets:
             held |= 1 << t

@@ -29,7 +29,7 @@ class FittedGuide(BaseBot):
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         """The fitted guide's move."""
-        style = MctsBot.guide_for(self.game_map.name, len(view["players"]))
-        if type(self.guide) is not style:
-            self.guide = style(self.game_map, self.seat, self.ctx.seed)
+        policy = MctsBot.guide_for(self.game_map.name, len(view["players"]))
+        if self.guide is None or self.guide.preset != policy.preset:
+            self.guide = policy(self.game_map, self.seat, self.ctx.seed)
         return self.guide.choose(view, legal)

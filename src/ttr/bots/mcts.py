@@ -3,7 +3,7 @@
 A decision of the `mcts` bot:
 
 1. It asks `GreedyLong` (`ttr.bots.styles`: greedy that values route points more; in Europe `GreedyLongDuel`
-   with two seats and `GreedyLongFour` with more, knobs fitted to them, `seat_styles`) for its move:
+   with two seats and `GreedyLongFour` with more, values fitted to them: the profile, `ttr.bots.profiles`) for its move:
    the *guide*. Tunnel payments are left to it, as is any decision with a single legal action.
 2. It picks a handful of *candidates*, each a first move and the style it goes on in: the guide's move; for
    the second card of a draw, every card it may take (`search_draws`); in a main turn, the blind draw and
@@ -66,20 +66,20 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, ClassVar
+from typing import Any
 
 from ttr.bots.base import BaseBot
 from ttr.bots.blocking import world_block_damage
-from ttr.bots.budgets import FALLBACK_SECONDS, PLAYOUT_ACTIONS
-from ttr.bots.denial import DenyingLong, DenyingLongDuel
+from ttr.bots.budgets import FALLBACK_SECONDS
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.inference import ClaimReplay, TicketBelief, face_up_picks
 from ttr.bots.mcts_policy import estimate
 from ttr.bots.planning import Board, sort_options
 from ttr.bots.playout import GreedyPlayout
+from ttr.bots.profiles import profile_of
 from ttr.bots.setup_keeps import SetupKeeps
 from ttr.bots.setup_prior import long_held_odds
-from ttr.bots.styles import GreedyLong, GreedyLongDuel, GreedyLongFour
+from ttr.bots.styles import POLICIES, Greedy, GreedyLong, Policy
 from ttr.bots.tracking import WorldFilter
 from ttr.engine import Action, Game
 from ttr.engine import actions as A
@@ -95,14 +95,13 @@ class MctsBot(BaseBot):
     iterations: int | None = None  # playouts per decision (with a budget below: whichever ends first)
     time_limit: float | None = None  # CPU seconds per decision
     playout_actions: int | None = None  # or playout actions per decision
-    fitted: ClassVar[dict[str, dict[int, int]]] = PLAYOUT_ACTIONS  # with none of the three: this map and
-    # seat count's playout actions (`ttr.bots.budgets`), or `FALLBACK_SECONDS` where it has none
+    # with none of the three: the profile's playout actions (`ttr.bots.profiles`), or `FALLBACK_SECONDS`
     depth: int | None = None  # playout actions before the estimate (None: to the end of the game)
     margin = 2.0  # points on average another candidate must gain over the guide's move to be played
     claims = 3  # claims considered beside the guide's move
     late_claims = 8  # ... once the leader has laid `late_from` of its pieces (shorter playouts: worlds are
     late_from = 0.44  # cheaper; Europe: from 20 trains laid, New York 7 taxis; research/bot-experiments.md)
-    wide_claims: ClassVar[dict[str, int]] = {"new_york": 2}  # on these maps up to these seats, `wide` claims at
+    # where the profile says `wide_claims` (two-seat New York), `wide` claims at
     wide = 20  # every stage (about every claim the seat can pay): a New York playout is cheap enough to give each
     # its worlds, and moving second the search won 64% instead of 55% (research/bot-experiments.md) ...
     wide_margin = 1.0  # ... and there the gate's `margin` is this: its finalists meet 100 worlds or more, so the
@@ -113,22 +112,17 @@ class MctsBot(BaseBot):
     prune = 6.0  # after `prune_after` worlds, a candidate this many points worse than the guide's move is dropped
     prune_after = 2
     belief = True  # sample the other seats' tickets weighted by their claims (`ttr.bots.inference`)
-    guide_style: type[GreedyBot] = GreedyLong  # the policy of its own seat: the guide and its playouts
-    own_playout_style: type[GreedyBot] | None = DenyingLong  # its own seat's policy in playouts instead of the
-    own_playout_seats: ClassVar[dict[str, int]] = {"europe": 2}  # guide's, on these maps up to these seats:
-    # `DenyingLong` blocks on each world's tickets; two-player Europe 215 of 300 paired games against 205
-    # without it, New York none (research/bot-experiments.md, "playouts in which the search's own seat blocks")
-    seat_styles: ClassVar[dict[str, dict[int, tuple[type[GreedyBot], type[GreedyBot]]]]] = {
-        "europe": {2: (GreedyLongDuel, DenyingLongDuel), 3: (GreedyLongFour, GreedyLongFour),
-                   4: (GreedyLongFour, GreedyLongFour), 5: (GreedyLongFour, GreedyLongFour)}}  # per map and seat
-    # count: the guide and its own playout policy instead of the two above (knobs fitted to two- and
-    # four-player Europe, and better than `GreedyLong` with three and five seats too; research/bot-experiments.md,
-    # "a guide for two-seat Europe", "... four-seat Europe"); `hard` is this guide alone (`ttr.bots.levels`)
-    opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot,)  # the other seats' policies, by turns per world
+    # Its own seat's policy (the guide and its playouts) and its own policy in playouts are the profile's
+    # (`ttr.bots.profiles`: `search.guide`, `search.own_playout`): in two-seat Europe `greedy_long_duel` and
+    # `denying_long_duel`, which blocks on each world's tickets (215 of 300 paired games against 205 without
+    # it, New York none; research/bot-experiments.md, "playouts in which the search's own seat blocks"), in
+    # Europe with three to five seats `greedy_long_four`, elsewhere `greedy_long`; `hard` is that guide alone.
+    own_playout_fitted = True  # False: its own seat plays the guide's policy in its playouts
+    opponent_styles: tuple[Policy, ...] = (Greedy,)  # the other seats' policies, by turns per world
     # Other plans tried in main turns, e.g. `ttr.bots.styles.STYLES`. None by default: the search played a
     # style's move in 1 of 169 departures valued, and without them two-player Europe won 137 of 199 paired
     # games instead of 121, New York level (research/bot-experiments.md, "no other styles").
-    styles: tuple[type[GreedyBot], ...] = ()
+    styles: tuple[Policy, ...] = ()
     resample = 64  # ticket deals proposed per world searched, one kept by how well it explains the claims
     blocks = 1  # claims of routes other seats likely need, considered beside the others
     world_blocks = 1  # ... and claims of routes the other seats' tickets need in the first `block_worlds` worlds
@@ -140,9 +134,9 @@ class MctsBot(BaseBot):
     setup_keeps = True  # ... and, where the other seats are modelled as greedy alone, the whole setup keep from
     setup_keeps_seats = 2  # greedy's keep of every offer (`ttr.bots.setup_keeps`; Europe), in games of up to
     # this many seats (where it was measured: research/bot-experiments.md, "what the search's worlds foresee")
-    track: ClassVar[dict[str, int]] = {"new_york": 2}  # keep worlds in step with the game and weigh them by the
-    track_size = 400  # other seats' modelled moves (`ttr.bots.tracking`), on these maps up to these seats, where
-    track_miss = 0.02  # the other seats are modelled by one policy: this many worlds, this weight kept per miss
+    # where the profile says `track` (two-seat New York) and one policy models the other seats: worlds kept in
+    track_size = 400  # step with the game, weighed by the other seats' modelled moves (`ttr.bots.tracking`):
+    track_miss = 0.02  # this many worlds, this weight kept per miss
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
                  time_limit: float | None = None, playout_actions: int | None = None,
@@ -162,7 +156,8 @@ class MctsBot(BaseBot):
             raise ValueError("an mcts bot needs at least one playout action")
         if self.time_limit is not None and not self.time_limit > 0:
             raise ValueError("an mcts bot needs a positive time budget")
-        self.guide: GreedyBot = self.guide_style(game_map, seat, seed)
+        self.guide: GreedyBot = GreedyLong(game_map, seat, seed)
+        self._guide_policy: Policy = GreedyLong
         self._seats: int | None = None  # the game's seat count, once seen (`_fit_guide`)
         self.last_iterations = 0  # playouts of the last search
         self.last_actions = 0  # ... and the actions they played
@@ -265,16 +260,16 @@ class MctsBot(BaseBot):
     def budget_for(self, n: int) -> tuple[float | None, int | None]:
         """The search's budget in an `n`-seat game beside `iterations`, as (CPU seconds, playout actions), at
         most one of them set: the `time_limit` or `playout_actions` set; with no budget set at all (neither
-        those nor `iterations`), the fitted playout actions of the map and seat count (`fitted`), or
+        those nor `iterations`), the fitted playout actions of the map and seat count (its profile), or
         `FALLBACK_SECONDS` on a map without them."""
         if self.iterations is None and self.time_limit is None and self.playout_actions is None:
-            fitted = self.fitted.get(self.game_map.name, {}).get(n)
+            fitted = profile_of(self.game_map.name, n).search.playout_actions
             return (None, fitted) if fitted is not None else (FALLBACK_SECONDS, None)
         return self.time_limit, None if self.time_limit is not None else self.playout_actions
 
     def is_wide(self, n: int) -> bool:
-        """Whether `wide_claims` has this map and an `n`-seat game (every claim weighed, `wide_margin`)."""
-        return n <= self.wide_claims.get(self.game_map.name, 0)
+        """Whether the profile of an `n`-seat game weighs every claim (`wide_claims`, with `wide_margin`)."""
+        return profile_of(self.game_map.name, n).search.wide_claims
 
     def margin_for(self, n: int) -> float:
         """The gate's margin in an `n`-seat game: `wide_margin` where `is_wide`, else `margin`."""
@@ -313,7 +308,7 @@ class MctsBot(BaseBot):
         """The worlds kept in step with the game, brought up to this view (`ttr.bots.tracking`), where `track`
         has the map and seat count and one policy models the other seats; else None."""
         n = info.n
-        if n > self.track.get(self.game_map.name, 0) or len(self.opponent_styles) != 1:
+        if not profile_of(self.game_map.name, n).search.track or len(self.opponent_styles) != 1:
             return None
         if self._filter is None or self._filter.n != n:
             self._filter = WorldFilter(self.game_map, self.seat, n, self.opponent_styles[0], self.track_size,
@@ -342,7 +337,7 @@ class MctsBot(BaseBot):
         weights = belief.weights if belief is not None else None
         long_held = self._long_held(info)
         keeps = None
-        if self.setup_keeps and self.opponent_styles == (GreedyBot,) and info.n <= self.setup_keeps_seats:
+        if self.setup_keeps and self.opponent_styles == (Greedy,) and info.n <= self.setup_keeps_seats:
             keeps = SetupKeeps.for_map(self.game_map)
         hidden = info.hidden_tickets() if keeps is not None else ([], [])  # the same for every deal
 
@@ -385,7 +380,7 @@ class MctsBot(BaseBot):
                 regulars = [t for t in regulars if t not in kept]
         return out
 
-    def _seat_styles(self, n: int, other: type[GreedyBot], own: type[GreedyBot]) -> dict[int, type[GreedyBot]]:
+    def _seat_styles(self, n: int, other: Policy, own: Policy) -> dict[int, Policy]:
         """The policy of each of `n` seats in a playout: `own` for this seat, `other` for the rest."""
         return {q: own if q == self.seat else other for q in range(n)}
 
@@ -402,34 +397,26 @@ class MctsBot(BaseBot):
                 for other in self.opponent_styles]
         return playouts
 
-    @classmethod
-    def fitted_styles(cls, map_name: str, seats: int) -> tuple[type[GreedyBot], type[GreedyBot]] | None:
-        """The guide and own playout policy of `seat_styles` for a game of `seats` seats on `map_name`, if any."""
-        return cls.seat_styles.get(map_name, {}).get(seats)
-
-    @classmethod
-    def guide_for(cls, map_name: str, seats: int) -> type[GreedyBot]:
-        """The guide of a game of `seats` seats on `map_name`: `seat_styles`'s where it has one, else
-        `guide_style`."""
-        fitted = cls.fitted_styles(map_name, seats)
-        return fitted[0] if fitted is not None else cls.guide_style
+    @staticmethod
+    def guide_for(map_name: str, seats: int) -> Policy:
+        """The guide of a game of `seats` seats on `map_name`: its profile's (`ttr.bots.profiles`)."""
+        return POLICIES[profile_of(map_name, seats).search.guide]
 
     def _fit_guide(self, n: int) -> None:
-        """At the first decision of an `n`-seat game: the guide of `seat_styles` where it has one."""
+        """At the first decision of an `n`-seat game: the guide of its profile."""
         if self._seats == n:
             return
         self._seats = n
-        style = self.guide_for(self.game_map.name, n)
-        if type(self.guide) is not style:
-            self.guide = style(self.game_map, self.seat, self.ctx.seed)
+        policy = self.guide_for(self.game_map.name, n)
+        if policy != self._guide_policy:
+            self.guide = policy(self.game_map, self.seat, self.ctx.seed)
+            self._guide_policy = policy
 
-    def _own_playout_style(self, n: int) -> type[GreedyBot]:
-        """Its own seat's policy in the playouts of an `n`-seat game: `own_playout_style` where
-        `own_playout_seats` has it for the map and seats (the `seat_styles` pair's instead where it has one),
-        else the guide's."""
-        if self.own_playout_style is not None and n <= self.own_playout_seats.get(self.game_map.name, 0):
-            fitted = self.fitted_styles(self.game_map.name, n)
-            return fitted[1] if fitted is not None else self.own_playout_style
+    def _own_playout_style(self, n: int) -> Policy:
+        """Its own seat's policy in the playouts of an `n`-seat game: its profile's `own_playout` (unless
+        `own_playout_fitted` is off: then the guide's)."""
+        if self.own_playout_fitted:
+            return POLICIES[profile_of(self.game_map.name, n).search.own_playout]
         return self.guide_for(self.game_map.name, n)
 
     def play_candidate(self, world: Game, key: int, playouts: list[GreedyPlayout]) -> float:
@@ -539,7 +526,7 @@ class MctsExpert(MctsBot):
     games against `greedy_long`); against greedy the two were level."""
 
     name = "expert"
-    opponent_styles: tuple[type[GreedyBot], ...] = (GreedyBot, GreedyLong)  # until a decision names the guide
+    opponent_styles: tuple[Policy, ...] = (Greedy, GreedyLong)  # until a decision names the guide
 
     def _fit_guide(self, n: int) -> None:
         """The guide of an `n`-seat game, and the other seats modelled as greedy or as that guide by turns
@@ -547,7 +534,7 @@ class MctsExpert(MctsBot):
         if self._seats == n:
             return
         super()._fit_guide(n)
-        models = (GreedyBot, self.guide_for(self.game_map.name, n))
+        models = (Greedy, self.guide_for(self.game_map.name, n))
         if self.opponent_styles != models:
             self.opponent_styles = models
             self._playouts = []

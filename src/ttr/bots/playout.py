@@ -10,8 +10,10 @@ them) instead of decoding the whole legal list; ticket choices and tunnels take 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 from ttr.bots.base import legal_actions
-from ttr.bots.denial import DenyingLong
+from ttr.bots.denial import DenyingBot
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.planning import Board, game_options, map_index, static_action, static_id
 from ttr.engine import Game
@@ -26,13 +28,14 @@ class GreedyPlayout:
     # hundred), a guard against a sampled world where the seats' play goes round in a circle for ever.
     limit = 2_000
 
-    def __init__(self, game_map: GameMap, n: int, seed: int, styles: dict[int, type[GreedyBot]] | None = None) -> None:
+    def __init__(self, game_map: GameMap, n: int, seed: int,
+                 styles: Mapping[int, Callable[[GameMap, int, int], GreedyBot]] | None = None) -> None:
         """Greedy bots for seats 0..n-1 of `game_map`, seeded with `seed`; `styles` gives some seats a variant
-        of greedy instead (`ttr.bots.styles`)."""
+        of greedy instead (a `ttr.bots.styles.Policy`)."""
         self.ix = map_index(game_map)
         chosen = styles or {}
         self.bots = [chosen.get(s, GreedyBot)(game_map, s, seed) for s in range(n)]
-        self.world_bots = [bot for bot in self.bots if isinstance(bot, DenyingLong)]  # they read the game
+        self.world_bots = [bot for bot in self.bots if isinstance(bot, DenyingBot)]  # they read the game
 
     def choose_id(self, game: Game) -> int:
         """The catalogue id greedy plays for the seat to move in `game`."""

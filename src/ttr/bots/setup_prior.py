@@ -9,6 +9,8 @@ instead of the uniform one, so its worlds hold a 20-point ticket where the polic
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ttr.bots.base import legal_actions
 from ttr.bots.greedy import GreedyBot
 from ttr.engine import Game, seat_view
@@ -17,7 +19,7 @@ from ttr.maps import GameMap
 DEALS = 200  # setup deals the policy is asked about (once per map, policy and seat count, then cached)
 
 
-def long_held_odds(game_map: GameMap, policy: type[GreedyBot], players: int,
+def long_held_odds(game_map: GameMap, policy: Callable[[GameMap, int, int], GreedyBot], players: int,
                    deals: int = DEALS) -> dict[int, list[float]]:
     """Per number of tickets kept at setup, the chance that j of them are long (index j): how `policy`
     keeps on `deals` random setup offers, with one uniform keep added as a prior (so no count is ever
@@ -26,7 +28,7 @@ def long_held_odds(game_map: GameMap, policy: type[GreedyBot], players: int,
     n_long, n_regular = rules.setup_long_tickets, rules.setup_regular_tickets
     if not n_long:
         return {}
-    key = f"bots.long_held_odds.{policy.__module__}.{policy.__qualname__}.{id(policy)}.{players}.{deals}"
+    key = f"bots.long_held_odds.{policy!r}.{players}.{deals}"
     cache = game_map.engine_cache
     found: dict[int, list[float]] | None = cache.get(key)
     if found is not None:

@@ -62,8 +62,8 @@ class _Particle:
 class WorldFilter:
     """A particle filter over worlds of one seat's game (see the module)."""
 
-    def __init__(self, game_map: GameMap, seat: int, n: int, style: type[GreedyBot], size: int = 400,
-                 miss: float = 0.1, seed: int = 0) -> None:
+    def __init__(self, game_map: GameMap, seat: int, n: int, style: Callable[[GameMap, int, int], GreedyBot],
+                 size: int = 400, miss: float = 0.1, seed: int = 0) -> None:
         """A filter for `seat` of an `n`-seat game on `game_map` whose other seats play `style`, keeping
         `size` worlds; a world whose policy would not make a seat's move keeps `miss` of its weight."""
         self.map = game_map

@@ -197,9 +197,9 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
 
     @app.get("/api/bots")
     async def get_bots() -> list[dict[str, Any]]:
-        from ttr.bots import registry_name
+        from ttr.bots import LEVEL_BOTS
 
-        levels = [{"level": lv, "bot": registry_name(lv), "description": LEVEL_TEXT[lv]} for lv in LEVELS]
+        levels = [{"level": lv, "bot": LEVEL_BOTS[lv], "description": LEVEL_TEXT[lv]} for lv in LEVELS]
         return levels + [{"level": name, "bot": name, "description": f"a program the server runs ({name[4:]}), "
                           "speaking ttr-bot/1"} for name in config.programs]
 

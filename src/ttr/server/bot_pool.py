@@ -1,8 +1,13 @@
 """Bots and hints run off the event loop: a pool of worker processes (or threads, for tests).
 
-A bot is built afresh for every move, `make_bot(level, map, seat, seed)` with a seed fixed by the
-game's seed and version, and sees only its seat's view and the legal actions. Work is sent as plain
-data (the map name, the view, the actions), so the same functions run in a process or a thread.
+A game's bots are kept across its moves: a game's moves all go to one worker (its *lane*, chosen from the game
+id), which keeps one bot per game, seat and level, built at its first move as `ttr tournament` builds it,
+`make_bot(level, map, seat, seed)` with the game's seed, so that the bot people meet plays as the bot that was
+measured (the same seeded game gives the same moves in a tournament and here: tests/server/test_kept_bots.py).
+A worker keeps at most `KEPT_BOTS` bots, the least recently used dropped first, and forgets a game's bots when
+it ends; a bot lost with its worker (a restart, or the game moving to another server) is built again at the
+next move from the game's seed. A bot sees only its seat's view and the legal actions. Work is sent as plain
+data (the game id, the map name, the view, the actions), so the same functions run in a process or a thread.
 
 Game reviews (`ttr.review`) run in a lane of their own: one more worker, started at the lowest CPU priority
 (`os.nice`), given one decision at a time, so that they take only the time the live games' bots leave and
@@ -13,9 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import multiprocessing
 import os
+import threading
+import zlib
+from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -24,24 +33,43 @@ from ttr.engine import Action
 
 log = logging.getLogger("ttr.server")
 
-
-def move_seed(game_seed: int, version: int) -> int:
-    """The seed of a bot's move at `version` (the number of actions played) of the game of `game_seed`: the same
-    game and moves give the bots the same answers (the guided first game's deal rests on it)."""
-    return (game_seed * 1_000_003 + version) % 2**63
+KEPT_BOTS = 1024  # bots a worker keeps (per game, seat and level), the least recently used dropped first
+_kept: OrderedDict[tuple[str, int, str], Any] = OrderedDict()  # in a worker: (game id, seat, level) -> bot
+_kept_lock = threading.Lock()  # the thread pool's lanes share one process
 
 
-def choose_move(level: str, map_name: str, seat: int, seed: int, view: dict[str, Any], legal: list[Action]) -> int:
-    """The index in `legal` of the action the bot `level` plays (in a worker)."""
+def choose_move(game_id: str, level: str, map_name: str, seat: int, seed: int, view: dict[str, Any],
+                legal: list[Action]) -> int:
+    """The index in `legal` of the action the bot `level` of `seat` plays in game `game_id` (in the game's
+    worker): the bot kept for the game and seat, or a new one, `make_bot(level, map, seat, seed)`."""
     from ttr.bots import make_bot
     from ttr.maps import load_map
 
-    bot = make_bot(level, load_map(map_name), seat, seed)
-    action = bot.choose(view, legal)
+    key = (game_id, seat, level)
+    with _kept_lock:
+        bot = _kept.pop(key, None)
+    if bot is None:
+        bot = make_bot(level, load_map(map_name), seat, seed)
+    try:
+        action = bot.choose(view, legal)
+    finally:
+        with _kept_lock:
+            _kept[key] = bot
+            while len(_kept) > KEPT_BOTS:
+                _kept.popitem(last=False)
     try:
         return legal.index(action)
     except ValueError:
         return 0  # an answer outside the list: the first legal action, as play_game(strict=False) does
+
+
+def forget_game(game_id: str) -> int:
+    """Drop the bots kept for game `game_id` (in its worker); how many there were."""
+    with _kept_lock:
+        keys = [key for key in _kept if key[0] == game_id]
+        for key in keys:
+            del _kept[key]
+    return len(keys)
 
 
 def hint_move(map_name: str, view: dict[str, Any], legal: list[Action]) -> tuple[int, str, dict[str, Any]]:
@@ -96,14 +124,16 @@ def _warm() -> int:
 
 
 class BotPool:
-    """Runs bot moves and hints in `workers` processes (`kind="process"`) or threads (`kind="thread"`)."""
+    """Runs bot moves and hints in `workers` processes (`kind="process"`) or threads (`kind="thread"`), one
+    lane each: a game's bot moves always go to the same lane, which keeps its bots (see the module)."""
 
     def __init__(self, workers: int = 2, kind: str = "process") -> None:
         if kind not in ("process", "thread"):
             raise ValueError(f"bot pool kind must be 'process' or 'thread', got {kind!r}")
         self.workers = max(1, workers)
         self.kind = kind
-        self._executor: Executor = self._make()
+        self._lanes: list[Executor] = [self._make() for _ in range(self.workers)]
+        self._turns = itertools.count()  # work that belongs to no game goes to the lanes by turns
         self._reviews: Executor = self._make_review()
 
     def _make_review(self) -> Executor:
@@ -114,31 +144,47 @@ class BotPool:
 
     def _make(self) -> Executor:
         if self.kind == "thread":
-            return ThreadPoolExecutor(self.workers, thread_name_prefix="ttr-bot")
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+            return ThreadPoolExecutor(1, thread_name_prefix="ttr-bot")
+        return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_watch_parent, initargs=(os.getpid(),))
 
     async def start(self) -> None:
         """Start the workers now rather than at the first move."""
         loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self._executor, _warm) for _ in range(self.workers)))
+        await asyncio.gather(*(loop.run_in_executor(lane, _warm) for lane in self._lanes))
 
-    async def run(self, fn: Any, *args: Any) -> Any:
-        """`fn(*args)` in a worker; a broken process pool is replaced once and the call tried again."""
+    def lane_of(self, game_id: str) -> int:
+        """The lane that plays game `game_id`'s bot moves (the same for the server's whole life)."""
+        return zlib.crc32(game_id.encode()) % self.workers
+
+    async def _run_in(self, lane: int, fn: Any, *args: Any) -> Any:
+        """`fn(*args)` in worker `lane`; a broken process is replaced once and the call tried again (the bots
+        it kept are built again at their next move)."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor, fn, *args)
+            return await loop.run_in_executor(self._lanes[lane], fn, *args)
         except BrokenProcessPool:
-            log.warning("bot worker pool broke; starting a new one")
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = self._make()
-            return await loop.run_in_executor(self._executor, fn, *args)
+            log.warning("bot worker %d broke; starting a new one", lane)
+            self._lanes[lane].shutdown(wait=False, cancel_futures=True)
+            self._lanes[lane] = self._make()
+            return await loop.run_in_executor(self._lanes[lane], fn, *args)
 
-    async def choose(self, level: str, map_name: str, seat: int, seed: int, view: dict[str, Any],
+    async def run(self, fn: Any, *args: Any) -> Any:
+        """`fn(*args)` in a worker (the lanes by turns); a broken process is replaced once and the call tried
+        again."""
+        return await self._run_in(next(self._turns) % self.workers, fn, *args)
+
+    async def choose(self, game_id: str, level: str, map_name: str, seat: int, seed: int, view: dict[str, Any],
                      legal: list[Action]) -> int:
-        """The index in `legal` that bot `level` plays."""
-        index: int = await self.run(choose_move, level, map_name, seat, seed, view, legal)
+        """The index in `legal` that the bot `level` kept for game `game_id` and `seat` plays (built with `seed`,
+        the game's, at its first move)."""
+        index: int = await self._run_in(self.lane_of(game_id), choose_move, game_id, level, map_name, seat, seed,
+                                        view, legal)
         return index
+
+    async def forget(self, game_id: str) -> None:
+        """Drop the bots kept for game `game_id` (it has ended)."""
+        await self._run_in(self.lane_of(game_id), forget_game, game_id)
 
     async def hint(self, map_name: str, view: dict[str, Any], legal: list[Action]) -> tuple[int, str, dict[str, Any]]:
         """The hint's index in `legal`, its reason, and the reason as data to translate."""
@@ -163,5 +209,6 @@ class BotPool:
         """Stop the workers: pending moves are cancelled, a move being computed is let finish (a bot decision
         is well under a second), so that no worker outlives the server. Without the wait, a server stopped by
         SIGTERM (uvicorn re-raises it once shut down) left its workers and their semaphores behind."""
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        for lane in self._lanes:
+            lane.shutdown(wait=True, cancel_futures=True)
         self._reviews.shutdown(wait=True, cancel_futures=True)

@@ -1,8 +1,8 @@
 """Seats played by programs over `ttr-bot/1` (docs/bot-protocol.md): `cmd:COMMAND` bot names.
 
 A web page may seat a program only if the server's operator listed its command (`ttr serve --bot-program
-COMMAND`, `ServerConfig.programs`): nobody can make the server run anything else. Unlike the built-in bots,
-which are built afresh for every move in the bot pool, a program is one process per game and seat, started
+COMMAND`, `ServerConfig.programs`): nobody can make the server run anything else. As the built-in bots are
+kept per game and seat in the bot pool (`ttr.server.bot_pool`), a program is one process per game and seat, started
 at its first decision (`ttr.bots.cmd_bot.CmdBot`: the hello, then a decide per move) and sent the end
 message with the final breakdown when the game ends. Its answers are awaited in a thread, so the server
 goes on serving meanwhile. A program that fails 3 times is replaced by `random` for the rest of the game,

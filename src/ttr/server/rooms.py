@@ -26,7 +26,7 @@ from ttr.bots import BOTS
 from ttr.engine import Game
 from ttr.maps import BUILTIN_MAPS
 from ttr.server import custom_maps
-from ttr.server.bot_pool import BotPool, move_seed
+from ttr.server.bot_pool import BotPool
 from ttr.server.clocks import parse_clock
 from ttr.server.cluster import Cluster, make_cluster
 from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
@@ -636,6 +636,7 @@ class GameManager:
             if game.is_over:
                 self._trim()
                 self._end_programs(room)
+                self._run_hook(self.pool.forget(room.info.id))  # the bots kept for the game
                 await self.cluster.release(room.info.id)
                 for hook in self.finish_hooks:
                     self._run_hook(hook(room))
@@ -755,13 +756,13 @@ class GameManager:
             view = view_for(game, seat)
             view["map"] = custom_maps.worker_ref(room.info.map)
             ids, actions, _ = room.legal()
-            seed = move_seed(room.info.seed, version)
             try:
                 if level.startswith(PREFIX):
                     index = await self.programs.choose(room.info.id, game, seat, level, list(actions),
                                                        (room.info.seed * 1_000_003 + seat) % 2**63)
-                else:
-                    index = await self.pool.choose(level, view["map"], seat, seed, view, list(actions))
+                else:  # the bot kept for the game and seat, built as a tournament builds it (the game's seed)
+                    index = await self.pool.choose(room.info.id, level, view["map"], seat, room.info.seed, view,
+                                                   list(actions))
             except Exception:
                 log.exception("bot %s failed in game %s at version %d; it plays its first legal action",
                               level, room.info.id, version)

@@ -11,7 +11,9 @@ Conventions of the original code kept here (see docs/fdg2017.md, "The agents"):
 - there were no stations in the original engine: none of the four builds one;
 - ours, not the original's: an agent does not claim again the tunnel it has just abandoned from the same
   hand and board while few cards are left to reveal (`ttr.bots.abandoned_tunnel`); it draws instead.
-  Otherwise, with a deck of a few locomotives, it could claim and abandon that tunnel for ever.
+  Otherwise, with a deck of a few locomotives, it could claim and abandon that tunnel for ever. Nor does it
+  claim a tunnel it has abandoned before in the game without spare cards for the whole reveal
+  (`Board.tunnel_spare`): it tried the same tunnel four times in a game.
 """
 
 from __future__ import annotations
@@ -60,10 +62,25 @@ class PaperBot(BaseBot):
         if board.phase == "second_card":
             return self.second_card(board, opts) or self.random_move(legal, opts)
         action = self.turn(board, opts) or self.random_move(legal, opts)
-        if action.kind == "claim_route" and board.futile_retry(self.game_map.route_index[action.route or ""]):
+        if action.kind == "claim_route" and self._retry_unpaid(board, action):
             others = [a for a in legal if a.kind != "claim_route" or a.route != action.route]
             return self.random_move(others, opts) if others else action
         return action
+
+    def _retry_unpaid(self, board: Board, claim: Action) -> bool:
+        """Whether `claim` tries again a tunnel it may not pay: the one just abandoned with few cards left to
+        reveal (`Board.futile_retry`), or one abandoned before without spare cards for the whole reveal."""
+        route = self.game_map.route_index[claim.route or ""]
+        if board.futile_retry(route):
+            return True
+        if route not in board.tunnels_abandoned:
+            return False
+        card = self.game_map.card_index
+        spare = [board.hand[card[name]] - n for name, n in claim.cards]
+        wild = board.ix.wild
+        if all(card[name] != wild for name, _ in claim.cards):
+            spare.append(board.hand[wild])
+        return sum(spare) < board.tunnel_spare(route)
 
     # -- for the agents to define
 

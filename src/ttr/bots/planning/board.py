@@ -5,7 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ttr.bots.abandoned_tunnel import FEW_CARDS_TO_REVEAL, abandoned_in_history, abandoned_in_log
+from ttr.bots.abandoned_tunnel import (
+    FEW_CARDS_TO_REVEAL,
+    abandoned_in_history,
+    abandoned_in_log,
+    tunnels_abandoned_in_history,
+    tunnels_abandoned_in_log,
+)
 from ttr.bots.planning.index import MapIndex
 from ttr.engine import Game, doubles
 from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, PHASE_NAMES, TUNNEL
@@ -46,6 +52,7 @@ class Board:
     signature: tuple[int, ...] = field(default=())
     abandoned_tunnel: int = -1  # the tunnel just abandoned from this hand and board, read only when few
     # cards are left to reveal (`ttr.bots.abandoned_tunnel`; it matters only then, and a playout reads many boards)
+    tunnels_abandoned: tuple[int, ...] = ()  # the tunnels this seat has claimed and abandoned in the game
 
     @classmethod
     def from_view(cls, ix: MapIndex, view: dict[str, Any]) -> Board:
@@ -85,6 +92,8 @@ class Board:
             signature=(*owner, *station_at),
             abandoned_tunnel=(m.route_index.get(abandoned_in_log(view.get("log") or [], seat) or "", -1)
                               if int(view["deck_size"]) + int(view["discard_size"]) <= FEW_CARDS_TO_REVEAL else -1),
+            tunnels_abandoned=tuple(m.route_index[name] for name in
+                                    tunnels_abandoned_in_log(view.get("log") or [], seat) if name in m.route_index),
         )
 
     @classmethod
@@ -119,6 +128,7 @@ class Board:
             signature=signature,
             abandoned_tunnel=(abandoned_in_history(game, seat)
                               if len(game.deck) + len(game.discard) <= FEW_CARDS_TO_REVEAL else -1),
+            tunnels_abandoned=tunnels_abandoned_in_history(game, seat),
         )
 
     @classmethod
@@ -138,6 +148,11 @@ class Board:
         """Whether claiming tunnel `route` would most likely end as the last try did: it is the tunnel this
         seat just abandoned from this hand and board, and few cards are left to reveal."""
         return route == self.abandoned_tunnel and self.deck_size + self.discard_size <= FEW_CARDS_TO_REVEAL
+
+    def tunnel_spare(self, route: int) -> int:
+        """The spare cards (of the claim's colour or wild) a claim of tunnel `route` should leave in hand for the
+        extra cards: 1, or every card a reveal can ask for a tunnel this seat has abandoned before in the game."""
+        return self.ix.game_map.rules.tunnel_reveal if route in self.tunnels_abandoned else 1
 
     @property
     def my_trains(self) -> int:
