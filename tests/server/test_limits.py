@@ -121,7 +121,10 @@ def test_idle_games_are_abandoned() -> None:
         with client.websocket_connect(f"/ws/{played['id']}") as ws:
             ws.send_json({"type": "join", "token": played["seats"][0]["token"]})
             snap = ws.receive_json()
+            clocks = client.app.state.online.clocks.clocks  # type: ignore[attr-defined]
+            assert played["id"] in clocks
             assert client.portal.call(manager.sweep) == [played["id"]]  # type: ignore[union-attr]
+            assert played["id"] not in clocks  # an abandoned game's clock leaves memory with it
             abandoned = ws.receive_json()  # the page is told
             assert abandoned["type"] == "snapshot" and abandoned["status"] == "abandoned"
             ws.send_json({"type": "action", "version": snap["version"], "id": 0})

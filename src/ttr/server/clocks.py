@@ -156,6 +156,13 @@ class Clocks:
 
     # ------------------------------------------------------------------ hooks of the game manager
 
+    def forget(self, game_id: str) -> None:
+        """The game ended as abandoned, or this server no longer holds it: stop its timer and drop its clock
+        from memory (the stored clock stays; the server holding the game takes it up from there)."""
+        clock = self.clocks.pop(game_id, None)
+        if clock is not None and clock.timer is not None:
+            clock.timer.cancel()
+
     def taken_up(self, room: Room) -> None:
         """This server now runs the game (created it, started again, or took its lease over): its clock
         from the store, resumed to its deadline."""

@@ -196,6 +196,7 @@ def install_online(app: FastAPI, manager: GameManager, settings: OnlineSettings 
     manager.bot_hooks.append(timing.bot_level)
     manager.action_hooks.append(timing.after_action)
     manager.owner_hooks.append(timing.taken_up)
+    manager.forget_hooks.append(timing.forget)
     manager.notice_hooks[clocks.NOTICE] = timing.noticed
     manager.notice_hooks[chat.NOTICE] = lambda parts: chat.noticed(online, parts)
     manager.notice_hooks[deleted_players.NOTICE] = lambda parts: deleted_players.noticed(online, parts)

@@ -104,6 +104,7 @@ class GameManager:
         self.parse_clock: Callable[[Any], dict[str, Any] | None] = parse_clock  # a body's clock (set by online)
         self.owner_hooks: list[Callable[[Room], None]] = []  # run when this server takes a game up (created, adopted)
         self.notice_hooks: dict[str, Callable[[list[str]], None]] = {}  # other servers' notices by kind (clocks)
+        self.forget_hooks: list[Callable[[str], None]] = []  # a game's id, ended as abandoned or dropped from memory
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store call: inline for a local store, else in a worker thread."""
@@ -173,6 +174,8 @@ class GameManager:
             room.forget_messages()
             for c in room.conns:
                 c.push(room.message("snapshot", c.seat))
+            for hook in self.forget_hooks:
+                hook(game_id)
         if ids:
             log.info("abandoned %d idle games", len(ids))
         return ids
@@ -192,6 +195,8 @@ class GameManager:
         for room in list(self.rooms.values()):
             if not room.conns and room.last_used < cutoff and not self.cluster.owns(room.info.id):
                 del self.rooms[room.info.id]
+                for hook in self.forget_hooks:
+                    hook(room.info.id)
 
     async def stop(self) -> None:
         """Stop the bot tasks and close the store."""
