@@ -76,13 +76,13 @@ def test_a_deleted_player_reads_as_such_everywhere(page: Any, server: Served) ->
 
     page.goto(f"{server.base}/#/replay/{game_id}")
     page.wait_for_selector("#replay-status")
-    page.wait_for_function("() => document.querySelector('main').innerText.includes('deleted player')")
+    page.wait_for_function("() => document.querySelector('main')?.innerText.includes('deleted player')")
     assert GONE not in page.locator("main").inner_text()
 
     page.goto(f"{server.base}/#/player/{HERE.replace(' ', '%20')}")
     history = page.locator("#profile-history")
     history.wait_for()
-    page.wait_for_function("() => document.querySelector('#profile-history').innerText.includes('deleted player')")
+    page.wait_for_function("() => document.querySelector('#profile-history')?.innerText.includes('deleted player')")
     assert GONE not in history.inner_text()
 
     for lang, label in (("zh-Hans", "已删除的玩家"), ("zh-Hant", "已刪除的玩家")):
@@ -91,5 +91,5 @@ def test_a_deleted_player_reads_as_such_everywhere(page: Any, server: Served) ->
         entry = page.locator(f'#recent-games li[data-game="{game_id}"]')
         entry.wait_for()
         page.wait_for_function(f"(l) => document.querySelector('#recent-games li[data-game=\"{game_id}\"]')"
-                               ".innerText.includes(l)", arg=label)
+                               "?.innerText.includes(l)", arg=label)
         assert GONE not in entry.inner_text()
