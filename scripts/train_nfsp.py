@@ -28,7 +28,7 @@ import torch
 from open_spiel.python import rl_environment
 from open_spiel.python.pytorch import nfsp
 
-from ttr.envs.openspiel_play import Act, PairedResult, info_scale, play_paired
+from ttr.envs.openspiel_play import Act, PairedResult, info_scale, play_paired, self_play_game
 from ttr.sim.ratings import wilson
 
 EVAL_SEED = 100_000
@@ -72,13 +72,6 @@ def make_agents(game: pyspiel.Game, config: Config) -> list[nfsp.NFSP]:
             for p in range(game.num_players())]
 
 
-def scaled(time_step: rl_environment.TimeStep, scale: np.ndarray) -> rl_environment.TimeStep:
-    """`time_step` with every player's information state divided by `scale`."""
-    states = time_step.observations["info_state"]
-    time_step.observations["info_state"] = [np.asarray(s, np.float32) / scale for s in states]
-    return time_step
-
-
 def train(game: pyspiel.Game, agents: list[nfsp.NFSP], config: Config) -> tuple[int, int, float, float]:
     """Self-play until the episode or time budget ends; (games, decisions, wall seconds, CPU seconds)."""
     torch.manual_seed(config.seed)
@@ -90,14 +83,7 @@ def train(game: pyspiel.Game, agents: list[nfsp.NFSP], config: Config) -> tuple[
     episodes = decisions = 0
     while episodes < config.episodes and (config.minutes is None
                                           or time.perf_counter() - start < config.minutes * 60):
-        time_step = scaled(env.reset(), scale)
-        while not time_step.last():
-            p = time_step.observations["current_player"]
-            action = agents[p].step(time_step).action
-            time_step = scaled(env.step([action]), scale)
-            decisions += 1
-        for agent in agents:
-            agent.step(time_step)
+        decisions += self_play_game(env, agents, scale)
         episodes += 1
         if episodes % config.log_every == 0:
             losses = " ".join(f"seat {a.player_id}: sl {fmt(a.loss[0])} rl {fmt(a.loss[1])}" for a in agents)

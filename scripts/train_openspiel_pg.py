@@ -23,15 +23,8 @@ from open_spiel.python import rl_environment
 from open_spiel.python.pytorch import policy_gradient
 
 from ttr.bots import make_bot
-from ttr.envs.openspiel_play import bot_action, info_scale
+from ttr.envs.openspiel_play import bot_action, info_scale, self_play_game
 from ttr.sim.ratings import wilson
-
-
-def scaled(time_step: rl_environment.TimeStep, scale: np.ndarray) -> rl_environment.TimeStep:
-    """`time_step` with every player's information state divided by `scale`."""
-    states = time_step.observations["info_state"]
-    time_step.observations["info_state"] = [list(np.asarray(s, np.float32) / scale) for s in states]
-    return time_step
 
 
 def evaluate(game: pyspiel.Game, agents: list[policy_gradient.PolicyGradient], opponent: str, games: int,
@@ -91,14 +84,7 @@ def main() -> None:
     start = time.perf_counter()
     episodes = steps = 0
     while time.perf_counter() - start < args.minutes * 60:
-        time_step = scaled(env.reset(), scale)
-        while not time_step.last():
-            p = time_step.observations["current_player"]
-            action = agents[p].step(time_step).action
-            time_step = scaled(env.step([action]), scale)
-            steps += 1
-        for agent in agents:
-            agent.step(time_step)
+        steps += self_play_game(env, agents, scale)
         episodes += 1
         if episodes % 200 == 0:
             print(f"  {episodes} games, {steps} decisions, {time.perf_counter() - start:.0f} s", flush=True)

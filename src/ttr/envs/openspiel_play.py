@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pyspiel
+from open_spiel.python import rl_environment
 
 import ttr.envs.openspiel  # noqa: F401  # registers python_ttr
 from ttr.bots import Bot, make_bot
@@ -38,6 +40,28 @@ def info_scale(game: pyspiel.Game) -> np.ndarray:
     scale[info.offsets["seat_actions"]:info.offsets["decisions"]] = COUNT_SCALE
     scale[info.offsets["decisions"]] = DECISION_SCALE
     return scale
+
+
+def scaled(time_step: rl_environment.TimeStep, scale: np.ndarray) -> rl_environment.TimeStep:
+    """`time_step` with every player's information state divided by `scale` (`info_scale`)."""
+    states = time_step.observations["info_state"]
+    time_step.observations["info_state"] = [np.asarray(s, np.float32) / scale for s in states]
+    return time_step
+
+
+def self_play_game(env: rl_environment.Environment, agents: list[Any], scale: np.ndarray) -> int:
+    """Play one game of `env` with each seat's OpenSpiel RL agent (its `step` learns as it goes) and show
+    every agent the final step; the number of decisions made."""
+    time_step = scaled(env.reset(), scale)
+    decisions = 0
+    while not time_step.last():
+        p = time_step.observations["current_player"]
+        action = agents[p].step(time_step).action
+        time_step = scaled(env.step([action]), scale)
+        decisions += 1
+    for agent in agents:
+        agent.step(time_step)
+    return decisions
 
 
 def bot_action(state: pyspiel.State, bot: Bot) -> int:
