@@ -1,62 +1,217 @@
-"""What each seat may see: the one place that turns a game into JSON for anyone outside the engine.
+"""What each seat may see: the one place that turns a game into what anyone outside the engine reads.
 
-`seat_view(game, seat)` for a player, `public_view(game)` for spectators, `full_state(game)` for
-tools that read a whole record anyway (`ttr replay`). Views never hold the deck order, the
-discard order or the RNG state; a seat view holds no other seat's hand or tickets.
+`SeatView.of(game, seat)` is a player's view (`seat=None`: a spectator's), typed and frozen: the server,
+the bots and the learning environments all read a game through it. `to_json()` is its wire form (what
+`seat_view(game, seat)` and `public_view(game)` return, the web protocol's `view`). `full_state(game)` is
+for tools that read a whole record anyway (`ttr replay`). Views never hold the deck order, the discard
+order or the RNG state; a seat's view holds no other seat's hand, tickets or offer.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ttr.engine import actions as A
 from ttr.engine.game import Game, final_score
 from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, OVER, TUNNEL
+from ttr.engine.scoring import FinalScore
 
 EVERYONE = -1
 NOBODY = -2
 
 
-def full_state(game: Game, error: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The whole state, as `ttr replay --json` prints it (spec/records.md)."""
-    return _state(game, EVERYONE, error, with_log=False)
+@dataclass(frozen=True, slots=True)
+class TurnView:
+    """Whose turn it is and what they are in the middle of, as the reader may see it."""
+
+    player: int
+    phase: str
+    tunnel_reveal: tuple[str, ...] | None = None  # the cards turned for the tunnel being claimed
+    tunnel_route: str | None = None  # ... that tunnel (views only: the record format has no such key)
+    tunnel_extra: int | None = None  # ... and the extra cards it asks for
+    tickets_offered: tuple[str, ...] | None = None  # the tickets offered, if the reader is choosing them
+    tickets_offered_count: int | None = None  # ... else how many (views only)
+
+    def to_json(self) -> dict[str, Any]:
+        """The `turn` object of the wire form."""
+        out: dict[str, Any] = {"player": self.player, "phase": self.phase}
+        if self.tunnel_reveal is not None:
+            out["tunnel_reveal"] = list(self.tunnel_reveal)
+        if self.tunnel_route is not None:
+            out["tunnel_route"] = self.tunnel_route
+            out["tunnel_extra"] = self.tunnel_extra
+        if self.tickets_offered is not None:
+            out["tickets_offered"] = list(self.tickets_offered)
+        elif self.tickets_offered_count is not None:
+            out["tickets_offered_count"] = self.tickets_offered_count
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """One seat as the reader may see it: its hand and tickets only if the reader is that seat."""
+
+    name: str
+    score: int
+    trains: int
+    stations: int  # stations not built yet
+    hand_size: int
+    ticket_count: int
+    routes: tuple[str, ...]
+    station_cities: tuple[str, ...]
+    hand: Mapping[str, int] | None = None  # card name -> count (only cards held); None: not the reader's
+    tickets: tuple[str, ...] | None = None  # None: not the reader's
+
+    def to_json(self) -> dict[str, Any]:
+        """A `players` entry of the wire form (`hand`/`tickets` for the reader, else their counts)."""
+        out: dict[str, Any] = {"name": self.name, "score": self.score, "trains": self.trains,
+                               "stations": self.stations}
+        if self.hand is not None and self.tickets is not None:
+            out["hand"] = dict(self.hand)
+            out["tickets"] = list(self.tickets)
+        else:
+            out["hand_size"] = self.hand_size
+            out["ticket_count"] = self.ticket_count
+        out["routes"] = list(self.routes)
+        out["station_cities"] = list(self.station_cities)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat (`seat`; None: a spectator) may see of a game at one moment. Build it with `of`."""
+
+    seat: int | None
+    map: str
+    over: bool
+    turn: TurnView | None  # None once the game is over
+    face_up: tuple[str | None, ...]  # card name per slot, None for an empty slot
+    deck_size: int
+    discard_size: int
+    ticket_deck_size: int
+    players: tuple[PlayerView, ...]
+    final: FinalScore | None  # the breakdown, once the game is over
+    final_turns: int | None  # the final round's turns left, this one included (E-END-1); None before it
+    discard_pile: Mapping[str, int]  # card name -> count in the discard pile (public: every discard is seen)
+    log: tuple[Mapping[str, Any], ...]  # the actions so far as the reader may see them (`public_log`)
+
+    @classmethod
+    def of(cls, game: Game, seat: int | None) -> SeatView:
+        """The view of `seat` (its own hand, tickets and offer; counts for everyone else), or with
+        `seat=None` a spectator's (no hand, no ticket, no offer)."""
+        if seat is not None and not 0 <= seat < game.n:
+            raise ValueError(f"no seat {seat} in a {game.n}-player game")
+        viewer = NOBODY if seat is None else seat
+        names = game.map.card_names
+        discard = [0] * len(names)
+        for card in game.discard:
+            discard[card] += 1
+        over = game.phase == OVER
+        return cls(
+            seat=seat, map=game.map.name, over=over, turn=_turn(game, viewer, with_log=True),
+            face_up=tuple(names[c] if c >= 0 else None for c in game.face_up),
+            deck_size=len(game.deck), discard_size=len(game.discard), ticket_deck_size=len(game.ticket_deck),
+            players=_players(game, viewer), final=final_score(game) if over else None,
+            final_turns=game.turns_left,
+            discard_pile={names[c]: n for c, n in enumerate(discard) if n},
+            log=tuple(public_log(game, viewer)),
+        )
+
+    @property
+    def status(self) -> str:
+        """`in_progress` or `finished`, as the record format says."""
+        return "finished" if self.over else "in_progress"
+
+    @property
+    def me(self) -> PlayerView:
+        """The reader's own seat (a spectator has none: ValueError)."""
+        if self.seat is None:
+            raise ValueError("a spectator's view has no seat of its own")
+        return self.players[self.seat]
+
+    def to_json(self) -> dict[str, Any]:
+        """The wire form (docs/web-protocol.md's `view`; spec/records.md's state plus the map, the final
+        round's turns, the discard pile and the log)."""
+        out: dict[str, Any] = {
+            "status": self.status,
+            "error": None,
+            "turn": self.turn.to_json() if self.turn is not None else None,
+            "face_up": list(self.face_up),
+            "deck_size": self.deck_size,
+            "discard_size": self.discard_size,
+            "ticket_deck_size": self.ticket_deck_size,
+            "players": [p.to_json() for p in self.players],
+            "final": self.final.to_json() if self.final is not None else None,
+            "map": self.map,
+            "final_turns": self.final_turns,
+            "discard_pile": dict(self.discard_pile),
+            "log": [dict(entry) for entry in self.log],
+        }
+        if self.seat is not None:
+            out["seat"] = self.seat
+        return out
 
 
 def seat_view(game: Game, seat: int) -> dict[str, Any]:
-    """What `seat` may see: its own hand, tickets and offer; counts for everyone else; the public log."""
+    """The wire form of what `seat` may see (`SeatView.of(game, seat).to_json()`)."""
     if not 0 <= seat < game.n:
         raise ValueError(f"no seat {seat} in a {game.n}-player game")
-    view = _state(game, seat, None, with_log=True)
-    view["seat"] = seat
-    return view
+    return SeatView.of(game, seat).to_json()
 
 
 def public_view(game: Game) -> dict[str, Any]:
-    """What a spectator may see: no hand, no ticket, no offer."""
-    return _state(game, NOBODY, None, with_log=True)
+    """The wire form of what a spectator may see (`SeatView.of(game, None).to_json()`)."""
+    return SeatView.of(game, None).to_json()
+
+
+def full_state(game: Game, error: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The whole state, as `ttr replay --json` prints it (spec/records.md)."""
+    over = game.phase == OVER
+    turn = _turn(game, EVERYONE, with_log=False)
+    names = game.map.card_names
+    return {
+        "status": "finished" if over else "in_progress",
+        "error": error,
+        "turn": turn.to_json() if turn is not None else None,
+        "face_up": [names[c] if c >= 0 else None for c in game.face_up],
+        "deck_size": len(game.deck),
+        "discard_size": len(game.discard),
+        "ticket_deck_size": len(game.ticket_deck),
+        "players": [p.to_json() for p in _players(game, EVERYONE)],
+        "final": final_score(game).to_json() if over else None,
+    }
 
 
 def _visible(viewer: int, seat: int) -> bool:
     return viewer in (EVERYONE, seat)
 
 
-def _state(game: Game, viewer: int, error: dict[str, Any] | None, with_log: bool) -> dict[str, Any]:
+def _turn(game: Game, viewer: int, with_log: bool) -> TurnView | None:
+    """The turn as `viewer` sees it; `with_log`: with the views' extra keys (tunnel route, offer count)."""
+    if game.phase == OVER:
+        return None
     m = game.map
     names = m.card_names
-    over = game.phase == OVER
-    turn: dict[str, Any] | None = None
-    if not over:
-        turn = {"player": game.current, "phase": game.phase_name}
-        if game.phase == TUNNEL:
-            turn["tunnel_reveal"] = [names[c] for c in game.t_revealed]
-            if with_log:
-                turn["tunnel_route"] = m.routes[game.t_route].name
-                turn["tunnel_extra"] = game.t_extra
-        if game.phase in (CHOOSE_SETUP, CHOOSE_TICKETS) and _visible(viewer, game.current):
-            turn["tickets_offered"] = [m.tickets[t].name for t in game.offered]
-        elif game.phase in (CHOOSE_SETUP, CHOOSE_TICKETS) and with_log:
-            turn["tickets_offered_count"] = len(game.offered)
-    players = []
+    reveal = route = extra = offered = count = None
+    if game.phase == TUNNEL:
+        reveal = tuple(names[c] for c in game.t_revealed)
+        if with_log:
+            route = m.routes[game.t_route].name
+            extra = game.t_extra
+    if game.phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
+        if _visible(viewer, game.current):
+            offered = tuple(m.tickets[t].name for t in game.offered)
+        elif with_log:
+            count = len(game.offered)
+    return TurnView(player=game.current, phase=game.phase_name, tunnel_reveal=reveal, tunnel_route=route,
+                    tunnel_extra=extra, tickets_offered=offered, tickets_offered_count=count)
+
+
+def _players(game: Game, viewer: int) -> tuple[PlayerView, ...]:
+    m = game.map
+    names = m.card_names
     routes_of: list[list[str]] = [[] for _ in range(game.n)]
     for r, owner in enumerate(game.owner):
         if owner >= 0:
@@ -65,41 +220,18 @@ def _state(game: Game, viewer: int, error: dict[str, Any] | None, with_log: bool
     for city, owner in enumerate(game.station_owner):
         if owner >= 0:
             stations_of[owner].append(m.cities[city].name)
+    out = []
     for p in range(game.n):
-        entry: dict[str, Any] = {
-            "name": game.players[p], "score": game.scores[p], "trains": game.trains[p],
-            "stations": game.stations_left[p],
-        }
         hand = game.hands[p]
-        if _visible(viewer, p):
-            entry["hand"] = {names[c]: hand[c] for c in range(len(hand)) if hand[c]}
-            entry["tickets"] = [m.tickets[t].name for t in game.tickets[p]]
-        else:
-            entry["hand_size"] = sum(hand)
-            entry["ticket_count"] = len(game.tickets[p])
-        entry["routes"] = routes_of[p]
-        entry["station_cities"] = stations_of[p]
-        players.append(entry)
-    out: dict[str, Any] = {
-        "status": "finished" if over else "in_progress",
-        "error": error,
-        "turn": turn,
-        "face_up": [names[c] if c >= 0 else None for c in game.face_up],
-        "deck_size": len(game.deck),
-        "discard_size": len(game.discard),
-        "ticket_deck_size": len(game.ticket_deck),
-        "players": players,
-        "final": final_score(game).to_json() if over else None,
-    }
-    if with_log:  # views carry more than the record format's state: the map, public discards, the log
-        out["map"] = m.name
-        out["final_turns"] = game.turns_left  # the final round's turns left, this one included (E-END-1)
-        discard = [0] * len(names)
-        for card in game.discard:
-            discard[card] += 1
-        out["discard_pile"] = {names[c]: n for c, n in enumerate(discard) if n}
-        out["log"] = public_log(game, viewer)
-    return out
+        own = _visible(viewer, p)
+        out.append(PlayerView(
+            name=game.players[p], score=game.scores[p], trains=game.trains[p], stations=game.stations_left[p],
+            hand_size=sum(hand), ticket_count=len(game.tickets[p]),
+            routes=tuple(routes_of[p]), station_cities=tuple(stations_of[p]),
+            hand={names[c]: hand[c] for c in range(len(hand)) if hand[c]} if own else None,
+            tickets=tuple(m.tickets[t].name for t in game.tickets[p]) if own else None,
+        ))
+    return tuple(out)
 
 
 def public_log(game: Game, viewer: int = NOBODY) -> list[dict[str, Any]]:
