@@ -95,7 +95,8 @@ class SeatView:
     final: FinalScore | None  # the breakdown, once the game is over
     final_turns: int | None  # the final round's turns left, this one included (E-END-1); None before it
     discard_pile: Mapping[str, int]  # card name -> count in the discard pile (public: every discard is seen)
-    log: tuple[Mapping[str, Any], ...]  # the actions so far as the reader may see them (`public_log`)
+    log: tuple[Mapping[str, Any], ...]  # the actions so far as the reader may see them (`public_log`; shared
+    # with the game's cache: read only)
 
     @classmethod
     def of(cls, game: Game, seat: int | None) -> SeatView:
@@ -116,7 +117,7 @@ class SeatView:
             players=_players(game, viewer), final=final_score(game) if over else None,
             final_turns=game.turns_left,
             discard_pile={names[c]: n for c, n in enumerate(discard) if n},
-            log=tuple(public_log(game, viewer)),
+            log=tuple(_log_entries(game, viewer)),
         )
 
     @property
@@ -240,12 +241,17 @@ def public_log(game: Game, viewer: int = NOBODY) -> list[dict[str, Any]]:
     Entries are worked out once per action and kept with the game (its history only grows); each call
     returns fresh dicts, so callers may change them.
     """
+    return [dict(entry) for entry in _log_entries(game, viewer)]
+
+
+def _log_entries(game: Game, viewer: int) -> list[Mapping[str, Any]]:
+    """The log as `viewer` sees it: the entries kept with the game themselves (not copies; read only)."""
     cache: list[tuple[int, dict[str, Any], dict[str, Any] | None]] = game.view_cache.setdefault("log", [])
     if len(cache) > len(game.history):  # a history rewound by hand: start again
         cache.clear()
     if len(cache) < len(game.history):
         _extend_log(game, cache)
-    return [dict(own if own is not None and _visible(viewer, p) else public) for p, public, own in cache]
+    return [own if own is not None and _visible(viewer, p) else public for p, public, own in cache]
 
 
 def _extend_log(game: Game, cache: list[tuple[int, dict[str, Any], dict[str, Any] | None]]) -> None:

@@ -1,0 +1,65 @@
+"""`SeatView`: the typed, frozen view of a seat or a spectator, and its wire form."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from ttr.bots import make_bot
+from ttr.bots.base import play_game
+from ttr.engine import Game, SeatView, public_view, seat_view
+from ttr.maps import load_map
+
+
+def _mid_game() -> Game:
+    """A three-seat Europe game of greedy bots, replayed to its 60th action."""
+    game_map = load_map("europe")
+    finished = play_game(game_map, [make_bot("greedy", game_map, seat, 7) for seat in range(3)], seed=7)
+    game = Game.new(game_map, 3, seed=7)
+    for _seat, aid, _detail in finished.history[:60]:
+        game.apply_id(aid)
+    return game
+
+
+def test_a_seat_sees_its_own_hand_and_only_counts_of_the_others() -> None:
+    game = _mid_game()
+    view = SeatView.of(game, 1)
+    assert view.me.hand is not None and sum(view.me.hand.values()) == sum(game.hands[1])
+    for p, player in enumerate(view.players):
+        assert player.hand_size == sum(game.hands[p])
+        if p != 1:
+            assert player.hand is None and player.tickets is None
+    spectator = SeatView.of(game, None)
+    assert all(p.hand is None and p.tickets is None for p in spectator.players)
+    with pytest.raises(ValueError, match="spectator"):
+        _ = spectator.me
+
+
+def test_the_view_is_frozen() -> None:
+    view = SeatView.of(_mid_game(), 0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        view.deck_size = 0  # type: ignore[misc]
+
+
+def test_the_wire_form_is_seat_view_and_public_view() -> None:
+    game = _mid_game()
+    for seat in range(game.n):
+        wire = SeatView.of(game, seat).to_json()
+        assert wire == seat_view(game, seat)
+        assert wire["seat"] == seat and "hand" in wire["players"][seat]
+        assert all("hand" not in p for i, p in enumerate(wire["players"]) if i != seat)
+    assert SeatView.of(game, None).to_json() == public_view(game)
+    assert "seat" not in public_view(game)
+
+
+def test_changing_the_wire_form_leaves_the_game_untouched() -> None:
+    game = _mid_game()
+    wire = seat_view(game, 0)
+    wire["log"][0]["player"] = 99
+    assert seat_view(game, 0)["log"][0]["player"] != 99
+
+
+def test_no_seat_outside_the_game() -> None:
+    with pytest.raises(ValueError, match="no seat 5"):
+        SeatView.of(_mid_game(), 5)
