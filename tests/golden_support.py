@@ -15,7 +15,7 @@ from typing import Any
 
 from helpers import card_total, give_route, set_face_up, set_hand, skip_setup, stack_deck
 from ttr.cli.play_cmds import play_random
-from ttr.engine import Action, Game
+from ttr.engine import Action, Game, positions
 from ttr.engine import actions as A
 from ttr.maps import load_map
 from ttr.records import write_record
@@ -134,7 +134,7 @@ def build_position(spec: dict[str, Any]) -> Game:
     if "deck_top" in spec:
         stack_deck(game, spec["deck_top"])
     for seat, trains in spec.get("trains", {}).items():
-        game.trains[int(seat)] = trains
+        positions.set_trains(game, int(seat), trains)
     for raw in spec.get("play", []):
         assert raw["player"] == game.current, f"{spec['name']}: not seat {raw['player']}'s turn"
         game.apply(Action.from_json(raw))

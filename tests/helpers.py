@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import Any
 
 from ttr.bots.playout import GreedyPlayout
-from ttr.engine import Action, Game
+from ttr.engine import Action, Game, positions
 from ttr.engine.phases import MAIN
 from ttr.maps import GameMap, load_map
 
@@ -48,26 +48,18 @@ def greedy_main_turn(map_name: str, players: int, seed: int, seat: int, after: i
     return game_map, game
 
 
-def _pull(game: Game, card: int) -> None:
-    """Take one card of this type out of the deck (or the discard pile) to be placed elsewhere."""
-    if card in game.deck:
-        game.deck.remove(card)
-    elif card in game.discard:
-        game.discard.remove(card)
-    else:
-        for seat, hand in enumerate(game.hands):
-            if seat != game.current and hand[card]:
-                hand[card] -= 1
-                return
-        raise AssertionError(f"no spare {game.map.card_names[card]} card to move")
+def _pull(game: Game, card: int, dest: positions.Place) -> None:
+    """Move one card of this type out of the deck (or the discard pile, or another seat's hand) to `dest`."""
+    others = [positions.hand(seat) for seat in range(game.n) if seat != game.current]
+    try:
+        positions.move_card(game, card, [positions.DECK, positions.DISCARD, *others], dest)
+    except ValueError:
+        raise AssertionError(f"no spare {game.map.card_names[card]} card to move") from None
 
 
 def empty_hand(game: Game, seat: int) -> None:
     """Move all of a seat's cards to the discard pile."""
-    hand = game.hands[seat]
-    for card, count in enumerate(hand):
-        game.discard.extend([card] * count)
-        hand[card] = 0
+    positions.move_cards(game, positions.hand(seat), positions.DISCARD)
 
 
 def set_hand(game: Game, seat: int, cards: dict[str, int]) -> None:
@@ -76,34 +68,30 @@ def set_hand(game: Game, seat: int, cards: dict[str, int]) -> None:
     for name, count in cards.items():
         card = game.map.card(name)
         for _ in range(count):
-            _pull(game, card)
-            game.hands[seat][card] += 1
+            _pull(game, card, positions.hand(seat))
 
 
 def stack_deck(game: Game, top: list[str]) -> None:
     """Put these cards on top of the deck, first name on the very top."""
-    for name in top:
-        _pull(game, game.map.card(name))
-    for name in reversed(top):
-        game.deck.append(game.map.card(name))
+    others = [positions.hand(seat) for seat in range(game.n) if seat != game.current]
+    try:
+        positions.stack_deck(game, [game.map.card(name) for name in top], [positions.DECK, positions.DISCARD, *others])
+    except ValueError as exc:
+        raise AssertionError(str(exc)) from None
 
 
 def set_face_up(game: Game, row: list[str]) -> None:
     """Make the face-up row exactly these cards (the old row goes back into the deck's bottom)."""
     for i, card in enumerate(game.face_up):
         if card >= 0:
-            game.deck.insert(0, card)
-        game.face_up[i] = -1
+            positions.move_card(game, card, positions.row(i), positions.DECK_BOTTOM)
     for i, name in enumerate(row):
-        card = game.map.card(name)
-        _pull(game, card)
-        game.face_up[i] = card
+        _pull(game, game.map.card(name), positions.row(i))
 
 
 def give_route(game: Game, seat: int, route_name: str) -> None:
     """Mark a route as claimed by `seat` (pieces and points as a claim would), without cards."""
-    route = game.map.route(route_name)
-    game._claim(seat, route.index)
+    positions.give_route(game, seat, game.map.route(route_name).index)
 
 
 def card_total(game: Game) -> int:
@@ -111,7 +99,7 @@ def card_total(game: Game) -> int:
     tunnel = 0
     if game.t_route >= 0:
         tunnel = game.map.routes[game.t_route].length + len(game.t_revealed)
-    return (len(game.deck) + len(game.discard) + sum(1 for c in game.face_up if c >= 0)
+    return (game.deck_size + len(game.discard) + sum(1 for c in game.face_up if c >= 0)
             + sum(sum(h) for h in game.hands) + tunnel)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from ttr.engine.actions import Action
 from ttr.engine.doubles import twin_conflict
-from ttr.engine.game import Game
+from ttr.engine.game import Game, starting_orders
 from ttr.engine.scoring import BoardPlayer, FinalScore, score_board
 from ttr.engine.views import full_state, history_actions
 from ttr.errors import MapError, RecordError, TTRError
@@ -188,19 +188,20 @@ def write_record(game: Game) -> dict[str, Any]:
     """The `ttr-record/1` document of a game so far (deck orders and reshuffles included)."""
     m = game.map
     names = m.card_names
+    orders = starting_orders(game)
     decks: dict[str, list[str]] = {
-        "train": [names[c] for c in game.initial_train],
-        "tickets": [m.tickets[t].name for t in game.initial_tickets],
+        "train": [names[c] for c in orders.train],
+        "tickets": [m.tickets[t].name for t in orders.tickets],
     }
-    if game.initial_long:
-        decks["long_tickets"] = [m.tickets[t].name for t in game.initial_long]
+    if orders.long_tickets:
+        decks["long_tickets"] = [m.tickets[t].name for t in orders.long_tickets]
     return {
         "format": RECORD_FORMAT,
         "map": m.origin or m.name,
         "players": list(game.players),
         "seed": game.seed,
         "decks": decks,
-        "reshuffles": [[names[c] for c in order] for order in game.reshuffles],
+        "reshuffles": [[names[c] for c in order] for order in orders.reshuffles],
         "actions": history_actions(game),
     }
 

@@ -452,8 +452,8 @@ def _tunnel_abandoned_with_few_cards_left(agent: str, seed: int, hand: dict[str,
     set_hand(game, 0, hand)
     stack_deck(game, ["locomotive"] * 6)
     game.discard.clear()
-    moved = game.deck[:-6]  # all but the six locomotives on top go to the other seat's hand
-    del game.deck[:-6]
+    moved = game._deck[:-6]  # all but the six locomotives on top go to the other seat's hand
+    del game._deck[:-6]
     for card in moved:
         game.hands[1][card] += 1
     _ids, legal = legal_actions(game)
@@ -464,7 +464,7 @@ def _tunnel_abandoned_with_few_cards_left(agent: str, seed: int, hand: dict[str,
     game.apply(Action("abandon_tunnel"))
     for _ in range(2):  # the other seat draws: nothing on the board changes
         game.apply(Action("draw_card", source="deck"))
-    assert game.current == 0 and len(game.deck) + len(game.discard) == 4
+    assert game.current == 0 and len(game._deck) + len(game.discard) == 4
     return game, first
 
 

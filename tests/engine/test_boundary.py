@@ -24,7 +24,7 @@ def test_open_routes_and_the_final_round_agree_with_the_game_at_every_step(map_n
         while not game.is_over:
             for seat in range(players):
                 open_ = doubles.open_routes(m, game.owner, seat, players)
-                claimable = [not game.blocked[r] and game.cat.claim_base[r] not in game.excluded[seat]
+                claimable = [not game.blocked[r] and game.cat.claim_base[r] not in game._excluded[seat]
                              for r in range(len(m.routes))]
                 assert open_ == claimable
             assert game.final_round == (min(game.trains) <= m.rules.end_trigger_pieces)

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from helpers import started
-from ttr.engine import Action, Game, full_state
+from ttr.engine import Action, Game, full_state, positions, surgery
 from ttr.engine.actions import CLAIM, Catalogue
 from ttr.engine.phases import MAIN, OVER
 from ttr.engine.rng import Rng
@@ -108,8 +108,8 @@ def test_rng_is_splitmix64() -> None:
 def test_same_seed_same_game_different_seed_different_deal() -> None:
     m = load_map("europe")
     a, b, c = Game.new(m, 4, seed=3), Game.new(m, 4, seed=3), Game.new(m, 4, seed=4)
-    assert a.initial_train == b.initial_train and a.initial_tickets == b.initial_tickets
-    assert a.initial_train != c.initial_train
+    assert a._initial_train == b._initial_train and a._initial_tickets == b._initial_tickets
+    assert a._initial_train != c._initial_train
     rng_a, rng_b = random.Random(1), random.Random(1)
     while not a.is_over:
         ids_a, ids_b = a.legal_ids(), b.legal_ids()
@@ -158,13 +158,12 @@ def test_legal_ids_are_ascending_and_unique() -> None:
 def test_E_DRAW_8_every_seat_passing_in_a_row_ends_the_game() -> None:
     """E-DRAW-8 (our rule for the gap): when no seat can do anything, a round of passes ends the game."""
     game = started("new_york", 2, seed=1)
-    game.ticket_deck.clear()
-    for hand in game.hands:
-        for card in range(len(hand)):
-            hand[card] = 0
-    game.deck.clear()
-    game.discard.clear()
-    game.face_up[:] = [-1] * len(game.face_up)
+    for t in surgery.hidden_ticket_deck(game)[:]:
+        positions.move_ticket(game, t, positions.OUT)
+    for seat in range(game.n):
+        positions.move_cards(game, positions.hand(seat), positions.OUT)
+    for pile in (positions.DECK, positions.DISCARD, positions.ROW):
+        positions.move_cards(game, pile, positions.OUT)
     assert game.phase == MAIN
     assert [game.decode(i).kind for i in game.legal_ids()] == ["pass"]
     game.apply(Action("pass"))
@@ -183,20 +182,16 @@ def game_log(game: Game) -> list[dict[str, object]]:
 def test_E_DRAW_7_an_empty_face_up_slot_fills_again_once_cards_come_back() -> None:
     """E-DRAW-7: a slot that could not be refilled stays empty only while the deck and discards are empty."""
     game = started("europe", 2, seed=3)
-    hoard = game.hands[1]
-    for card in game.deck + game.discard:
-        hoard[card] += 1
-    game.deck.clear()
-    game.discard.clear()
-    hoard[game.face_up[0]] += 1
-    game.face_up[0] = -1
-    game.hands[0][game.map.card("black")] += 1  # a card to play; taken from seat 1's hoard
-    hoard[game.map.card("black")] -= 1
+    hoard = positions.hand(1)
+    positions.move_cards(game, positions.DECK, hoard)
+    positions.move_cards(game, positions.DISCARD, hoard)
+    positions.move_card(game, game.face_up[0], positions.row(0), hoard)
+    positions.move_card(game, game.map.card("black"), hoard, positions.hand(0))  # a card to play; taken from seat 1's hoard
     assert game.face_up[0] == -1
     game.apply(Action("claim_route", route="Amsterdam-Bruxelles", cards=Action.make_cards({"black": 1})))
     assert game.face_up[0] == game.map.card("black")  # the one discarded card, reshuffled into the row
-    assert game.deck == [] and game.discard == []
-    assert len(game.reshuffles) == 1
+    assert game._deck == [] and game.discard == []
+    assert len(game._reshuffles) == 1
 
 
 def test_N_DRAW_1_new_york_errors_cite_new_york_rules() -> None:

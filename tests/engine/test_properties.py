@@ -76,19 +76,19 @@ def internal(game: Game) -> dict[str, bytes]:
     """Every state field of the game (the shared map and catalogue, and the views' cache, left out)."""
     names = (set(getattr(game, "__dict__", {})) | set(getattr(Game, "__slots__", ()))
              | set(getattr(Game, "__annotations__", {})))  # a compiled Game may have only annotations
-    names = {n for n in names if hasattr(game, n)} - {"map", "cat", "view_cache"}
-    assert {"deck", "hands", "history", "rng"} <= names
+    names = {n for n in names if hasattr(game, n)} - {"_map", "_cat", "_view_cache"}
+    assert {"_deck", "_hands", "_history", "_rng"} <= names
     return {name: _frozen(getattr(game, name)) for name in sorted(names)}
 
 
 def fingerprint(game: Game) -> tuple[Any, ...]:
     """The state that play can change, cheaply (order of deck, discard and tickets included)."""
-    return (game.phase, game.current, game.final_turns, game.passes, tuple(game.deck), tuple(game.discard),
+    return (game.phase, game.current, game.final_turns, game.passes, tuple(game._deck), tuple(game.discard),
             tuple(game.face_up), tuple(tuple(h) for h in game.hands), tuple(game.owner), tuple(game.trains),
             tuple(game.scores), tuple(game.station_owner), tuple(game.stations_left),
-            tuple(tuple(t) for t in game.tickets), tuple(game.ticket_deck), tuple(game.offered),
+            tuple(tuple(t) for t in game.tickets), tuple(game._ticket_deck), tuple(game.offered),
             game.t_route, game.t_color, game.t_wild, game.t_extra, tuple(game.t_revealed), len(game.history),
-            len(game.reshuffles), game.rng.state)
+            len(game._reshuffles), game._rng.state)
 
 
 def _without_rng(fp: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -103,7 +103,7 @@ def map_cards(m: GameMap) -> list[int]:
 
 def card_counts(game: Game) -> list[int]:
     """Cards of each type anywhere: deck, discard, row, hands, a pending tunnel's paid and revealed cards."""
-    loose = game.deck + game.discard + game.face_up + game.t_revealed
+    loose = game._deck + game.discard + game.face_up + game.t_revealed
     counts = [loose.count(c) + sum(h[c] for h in game.hands) for c in range(game.ncol + 1)]
     if game.t_route >= 0:
         length = game.map.routes[game.t_route].length
@@ -116,14 +116,14 @@ def setup_offer(game: Game, seat: int) -> list[int]:
     """The tickets dealt to `seat` at setup, worked out from the starting orders (E-SETUP-3/4, N-SETUP-2)."""
     rules = game.map.rules
     long_, regular = rules.setup_long_tickets, rules.setup_regular_tickets
-    return (game.initial_long[seat * long_:(seat + 1) * long_]
-            + game.initial_tickets[seat * regular:(seat + 1) * regular])
+    return (game._initial_long[seat * long_:(seat + 1) * long_]
+            + game._initial_tickets[seat * regular:(seat + 1) * regular])
 
 
 def tickets_out(game: Game) -> list[int]:
     """Tickets that left the game at setup: unused long tickets, and setup returns where they go to the box."""
     rules = game.map.rules
-    out = game.initial_long[game.n * rules.setup_long_tickets:]
+    out = game._initial_long[game.n * rules.setup_long_tickets:]
     if rules.setup_returned == "box":
         for seat, aid, detail in game.history[:game.n]:  # the setup choices come first, one per seat
             if game.cat.kind[aid] != A.KEEP_TICKETS:
@@ -159,8 +159,8 @@ class Before:
     @classmethod
     def of(cls, game: Game) -> Before:
         """Take it from `game`."""
-        return cls(game.deck[:], game.discard[:], game.face_up[:], [h[:] for h in game.hands], game.current,
-                   game.phase, len(game.reshuffles), (game.t_route, game.t_color, game.t_wild, game.t_revealed[:]))
+        return cls(game._deck[:], game.discard[:], game.face_up[:], [h[:] for h in game.hands], game.current,
+                   game.phase, len(game._reshuffles), (game.t_route, game.t_color, game.t_wild, game.t_revealed[:]))
 
 
 class CardFlow:
@@ -179,7 +179,7 @@ class CardFlow:
         self.deck = deck
         self.discard = discard
         self.face = face
-        self.orders = game.reshuffles
+        self.orders = game._reshuffles
         self.used = used
         self.row_hit: bool | None = None  # the last row check of the step: None if there was none
 
@@ -215,7 +215,7 @@ class CardFlow:
 
 def check_deal(game: Game) -> None:
     """The deal of a new game: hands dealt in seat order from the top, then the row (E-SETUP-1/2, N-SETUP-1)."""
-    flow = CardFlow(game, game.initial_train[::-1], [], [], 0)
+    flow = CardFlow(game, game._initial_train[::-1], [], [], 0)
     hands = [[0] * (game.ncol + 1) for _ in range(game.n)]
     for hand in hands:
         for _ in range(game.map.rules.starting_hand):
@@ -223,7 +223,7 @@ def check_deal(game: Game) -> None:
     flow.face = [flow.take() for _ in range(game.map.rules.face_up)]
     flow.check_row()
     assert hands == game.hands, "setup: the hands are not the top cards dealt in seat order"
-    assert (game.face_up, game.deck, game.discard) == (flow.face, flow.deck, flow.discard), "setup: the row"
+    assert (game.face_up, game._deck, game.discard) == (flow.face, flow.deck, flow.discard), "setup: the row"
     if game.face_up.count(game.wild) >= game.map.rules.face_up_wild_limit:
         assert flow.row_hit, "3+ wilds face up although the reset limit was not reached"
 
@@ -277,10 +277,10 @@ def check_card_flow(before: Before, aid: int, game: Game) -> None:
     if before.phase != CHOOSE_SETUP and game.phase in (MAIN, OVER) and not game.passes >= game.n:
         flow.end_turn()
     assert game.hands == hands, "the hands differ from the cards drawn and played"
-    assert game.deck == flow.deck, "the deck differs from the rules"
+    assert game._deck == flow.deck, "the deck differs from the rules"
     assert sorted(game.discard) == sorted(flow.discard), "the discard pile differs from the rules"
     assert game.face_up == flow.face, "the face-up row differs from the rules"
-    assert len(game.reshuffles) == flow.used, "a reshuffle happened that no draw needed"
+    assert len(game._reshuffles) == flow.used, "a reshuffle happened that no draw needed"
     if game.face_up.count(wild) >= game.map.rules.face_up_wild_limit and flow.row_hit is not None:
         assert flow.row_hit, "3+ wilds face up although the reset limit was not reached"
 
@@ -290,7 +290,7 @@ def check_card_flow(before: Before, aid: int, game: Game) -> None:
 
 def secret_tickets(game: Game, viewer: int | None) -> set[str]:
     """Names of the tickets `viewer` (None: a spectator) must not see."""
-    secret = set(game.ticket_deck) | set(tickets_out(game)) | set(tickets_pending(game))
+    secret = set(game._ticket_deck) | set(tickets_out(game)) | set(tickets_pending(game))
     if game.current != viewer:
         secret |= set(game.offered)
     if not game.is_over:  # at the end the breakdown names every held ticket
@@ -341,13 +341,13 @@ class ViewChecker:
         for p, entry in enumerate(view["players"]):
             if p != viewer:
                 assert "hand" not in entry and "tickets" not in entry, f"seat {p}'s hand or tickets shown"
-        assert view["deck_size"] == len(g.deck) and view["ticket_deck_size"] == len(g.ticket_deck)
+        assert view["deck_size"] == len(g._deck) and view["ticket_deck_size"] == len(g._ticket_deck)
         text = json.dumps(rest) + json.dumps(new)  # a name is in the view iff its JSON string is in the text
         keys = {k for k in SECRET_KEYS if f"{json.dumps(k)}:" in text}
         assert not keys, f"secret fields in a view: {keys}"
         leaked = {t for t in secret_tickets(g, viewer) if json.dumps(t) in text}
         assert not leaked, f"tickets leaked to {viewer}: {leaked}"
-        assert str(g.rng.state) not in text, "the RNG state is in a view"
+        assert str(g._rng.state) not in text, "the RNG state is in a view"
         if g.seed >= 10**6:
             assert str(g.seed) not in text, "the seed is in a view"
         if viewer is not None and g.phase in (CHOOSE_SETUP, CHOOSE_TICKETS) and g.current == viewer:
@@ -366,24 +366,24 @@ class ViewChecker:
         g = self.game
         rnd = self.rnd
         c = g.copy()
-        rnd.shuffle(c.deck)
-        rnd.shuffle(c.discard)
-        c.rng.state = rnd.getrandbits(64)
+        rnd.shuffle(c._deck)
+        rnd.shuffle(c._discard)
+        c._rng.state = rnd.getrandbits(64)
         for p in range(g.n):
             if p != viewer:
-                size = sum(c.hands[p])
-                c.hands[p] = [0] * (g.ncol + 1)
+                size = sum(c._hands[p])
+                c._hands[p] = [0] * (g.ncol + 1)
                 for _ in range(size):
-                    c.hands[p][rnd.randrange(g.ncol + 1)] += 1
+                    c._hands[p][rnd.randrange(g.ncol + 1)] += 1
         others = [] if g.is_over else [p for p in range(g.n) if p != viewer]
         offered = g.current != viewer and g.phase in (CHOOSE_SETUP, CHOOSE_TICKETS)
-        pool = c.ticket_deck + [t for p in others for t in c.tickets[p]] + (c.offered if offered else [])
+        pool = c._ticket_deck + [t for p in others for t in c._tickets[p]] + (c._offered if offered else [])
         rnd.shuffle(pool)
-        c.ticket_deck = [pool.pop() for _ in c.ticket_deck]
+        c._ticket_deck = [pool.pop() for _ in c._ticket_deck]
         for p in others:
-            c.tickets[p] = [pool.pop() for _ in c.tickets[p]]
+            c._tickets[p] = [pool.pop() for _ in c._tickets[p]]
         if offered:
-            c.offered = [pool.pop() for _ in c.offered]
+            c._offered = [pool.pop() for _ in c._offered]
         return c
 
 
@@ -427,7 +427,7 @@ class Checker:
         assert card_counts(g) == self.total_cards, f"cards: {card_counts(g)} != {self.total_cards}"
         assert card_total(g) == sum(self.total_cards)
         assert all(min(h) >= 0 for h in g.hands)
-        where = (g.ticket_deck + [t for ts in g.tickets for t in ts] + g.offered + tickets_pending(g)
+        where = (g._ticket_deck + [t for ts in g.tickets for t in ts] + g.offered + tickets_pending(g)
                  + tickets_out(g))
         assert sorted(where) == self.total_tickets, "tickets not conserved"
         used = [0] * g.n
@@ -508,10 +508,10 @@ class Checker:
         assert full_state(c) == full_state(g)
         if not g.is_over:
             c.apply_id(self.rnd.choice(c.legal_ids()))
-        c.deck.append(0)
-        c.discard.append(0)
-        c.face_up[0] = -1
-        for seq in (*c.hands, *c.tickets, c.ticket_deck, c.offered, c.owner, c.trains, c.scores, c.t_revealed):
+        c._deck.append(0)
+        c._discard.append(0)
+        c._face_up[0] = -1
+        for seq in (*c._hands, *c._tickets, c._ticket_deck, c._offered, c._owner, c._trains, c._scores, c._t_revealed):
             seq.append(-1)
         assert internal(g) == before, "changing a copy changed the original"
 
@@ -547,15 +547,15 @@ class Checker:
         """Count the rarer situations the game went through (for coverage checks)."""
         g = self.game
         seen = self.seen
-        if not g.deck and not g.discard:
+        if not g._deck and not g.discard:
             seen["no card to draw"] += 1
-        if len(g.reshuffles) > before.reshuffles:
+        if len(g._reshuffles) > before.reshuffles:
             seen["reshuffle"] += 1
         if -1 in g.face_up:
             seen["empty face-up slot"] += 1
         if g.face_up.count(g.wild) >= g.map.rules.face_up_wild_limit:
             seen["wild limit"] += 1
-        if not g.ticket_deck:
+        if not g._ticket_deck:
             seen["no ticket to draw"] += 1
         if g.phase == TUNNEL:
             seen["tunnel payment due"] += 1

@@ -64,8 +64,8 @@ def test_round_trip_of_a_game_in_progress(steps: int) -> None:
     assert result.error is None
     assert result.to_json() == replay(read_record(record)).to_json()
     assert result.to_json()["status"] == "in_progress"
-    assert (result.game.phase, result.game.current, result.game.hands, result.game.deck, result.game.face_up) == (
-        game.phase, game.current, game.hands, game.deck, game.face_up)
+    assert (result.game.phase, result.game.current, result.game.hands, result.game._deck, result.game.face_up) == (
+        game.phase, game.current, game.hands, game._deck, game.face_up)
 
 
 def test_round_trip_reaches_a_pending_tunnel() -> None:
@@ -110,7 +110,7 @@ def _reshuffle_index(record: dict[str, Any]) -> int:
     bare = {k: v for k, v in record.items() if k != "actions"}
     for i in range(len(record["actions"])):
         game = replay(read_record({**bare, "actions": record["actions"][:i + 1]})).game
-        if game.reshuffles:
+        if game._reshuffles:
             return i
     raise AssertionError("no reshuffle in this record")
 
@@ -146,7 +146,7 @@ def test_reshuffle_in_another_order_is_used() -> None:
     order = list(reversed(record["reshuffles"][0]))
     changed = {**record, "reshuffles": [order], "actions": record["actions"][:at + 1]}
     game = replay(read_record(changed)).game
-    assert game.reshuffles[0] == [game.map.card(c) for c in order]
+    assert game._reshuffles[0] == [game.map.card(c) for c in order]
 
 
 def test_reshuffles_with_an_unknown_card() -> None:
@@ -191,8 +191,8 @@ def test_partial_decks_are_fine() -> None:
     record = _europe_record()
     only_train = {**record, "decks": {"train": record["decks"]["train"]}, "actions": []}
     game = replay(read_record(only_train)).game
-    assert [game.map.card_names[c] for c in game.initial_train] == record["decks"]["train"]
-    assert sorted(game.initial_tickets) == sorted(t.index for t in game.map.tickets if not t.long)
+    assert [game.map.card_names[c] for c in game._initial_train] == record["decks"]["train"]
+    assert sorted(game._initial_tickets) == sorted(t.index for t in game.map.tickets if not t.long)
 
 
 # ---------------------------------------------------------------------- names in either city order

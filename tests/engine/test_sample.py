@@ -26,7 +26,7 @@ CASES = [("europe", 2), ("europe", 3), ("europe", 4), ("europe", 5), ("new_york"
 def _check_accounting(real: Game, sample: Game) -> None:
     """Every card and every ticket of the sample is somewhere, once; the hidden sizes are the real ones."""
     m = sample.map
-    cards = Counter(sample.deck) + Counter(sample.discard) + Counter(c for c in sample.face_up if c >= 0)
+    cards = Counter(sample._deck) + Counter(sample.discard) + Counter(c for c in sample.face_up if c >= 0)
     cards += Counter(sample.t_revealed)
     for hand in sample.hands:
         cards += Counter({c: k for c, k in enumerate(hand) if k})
@@ -36,17 +36,17 @@ def _check_accounting(real: Game, sample: Game) -> None:
     expected = Counter({c: m.per_color for c in range(len(m.colors))})
     expected[sample.wild] = m.wild_count
     assert +cards == +expected
-    assert len(sample.deck) == len(real.deck)
+    assert len(sample._deck) == len(real._deck)
     assert [sum(h) for h in sample.hands] == [sum(h) for h in real.hands]
-    held = [t for ts in sample.tickets for t in ts] + sample.offered + sample.ticket_deck
+    held = [t for ts in sample.tickets for t in ts] + sample.offered + sample._ticket_deck
     if sample.phase == CHOOSE_SETUP:
         held += [t for q, offer in enumerate(sample._setup_offers) if q > sample.current for t in offer]
     assert len(held) == len(set(held))
     assert [len(t) for t in sample.tickets] == [len(t) for t in real.tickets]
-    assert len(sample.ticket_deck) == len(real.ticket_deck)
+    assert len(sample._ticket_deck) == len(real._ticket_deck)
     assert len(sample.offered) == len(real.offered)
     if m.rules.setup_returned == "box":  # Europe: long tickets never enter the deck; one at most per seat
-        assert not any(m.tickets[t].long for t in sample.ticket_deck)
+        assert not any(m.tickets[t].long for t in sample._ticket_deck)
         assert all(sum(m.tickets[t].long for t in ts) <= 1 for ts in sample.tickets)
 
 
@@ -112,8 +112,8 @@ def test_hidden_parts_vary_and_the_seed_decides() -> None:
     view = seat_view(game, 0)
     a = determinize(game_map, view, random.Random(7))
     b = determinize(game_map, view, random.Random(7))
-    assert (a.hands, a.deck, a.tickets, a.ticket_deck) == (b.hands, b.deck, b.tickets, b.ticket_deck)
-    decks = {tuple(determinize(game_map, view, random.Random(s)).deck) for s in range(10)}
+    assert (a.hands, a._deck, a.tickets, a._ticket_deck) == (b.hands, b._deck, b.tickets, b._ticket_deck)
+    decks = {tuple(determinize(game_map, view, random.Random(s))._deck) for s in range(10)}
     assert len(decks) > 1
     assert a.hands[0] == game.hands[0] and a.tickets[0] == game.tickets[0]
 
@@ -151,7 +151,7 @@ def test_tickets_the_seat_gave_back_at_setup_stay_out_of_the_game_in_europe() ->
         _keep_first_only(game)
     for _ in range(200):
         sample = InfoSet(game_map, seat_view(game, 0)).sample(rng)
-        placed = {t for ts in sample.tickets for t in ts} | set(sample.ticket_deck)
+        placed = {t for ts in sample.tickets for t in ts} | set(sample._ticket_deck)
         assert not boxed & placed
 
 
@@ -167,15 +167,15 @@ def test_tickets_the_seat_gave_back_lie_at_the_bottom_of_the_deck_until_drawn() 
     _keep_first_only(game)
     returned = seat_view(game, seat)["log"][-1]["returned"]
     ids = [game_map.ticket(t).index for t in returned]
-    assert game.ticket_deck[-len(ids):] == ids
+    assert game._ticket_deck[-len(ids):] == ids
     rng = random.Random(5)
     for _ in range(100):
         sample = InfoSet(game_map, seat_view(game, seat)).sample(rng)
-        assert sample.ticket_deck[-len(ids):] == ids
+        assert sample._ticket_deck[-len(ids):] == ids
         assert not set(ids) & {t for ts in sample.tickets for t in ts}
     # The other seat draws tickets until it reaches them: then they may be anywhere unseen.
     other = 1 - seat
-    while min(game.ticket_deck.index(t) for t in ids) >= game_map.rules.draw_tickets:
+    while min(game._ticket_deck.index(t) for t in ids) >= game_map.rules.draw_tickets:
         if game.current != other:
             game.apply(Action("draw_card", source="deck"))
             game.apply(Action("draw_card", source="deck"))
@@ -324,8 +324,8 @@ def test_a_ticket_deal_completed_is_a_sample(map_name: str, players: int) -> Non
     whole = info.sample(random.Random(4))
     split_rng = random.Random(4)
     split = info.complete(split_rng, info.deal_tickets(split_rng))
-    assert (whole.tickets, whole.hands, whole.deck, whole.ticket_deck, whole.offered) == (
-        split.tickets, split.hands, split.deck, split.ticket_deck, split.offered)
+    assert (whole.tickets, whole.hands, whole._deck, whole._ticket_deck, whole.offered) == (
+        split.tickets, split.hands, split._deck, split._ticket_deck, split.offered)
     deal = info.deal_tickets(random.Random(8))
     assert deal.tickets[seat] == []  # the seat's own tickets are the template's, not dealt
     games = [info.complete(random.Random(s), deal) for s in range(6)]
@@ -335,4 +335,4 @@ def test_a_ticket_deal_completed_is_a_sample(map_name: str, players: int) -> Non
         assert g.tickets[seat] == game.tickets[seat]
         _check_accounting(game, g)
         assert seat_view(g, seat) == seat_view(game, seat)
-    assert len({tuple(g.deck) for g in games}) > 1
+    assert len({tuple(g._deck) for g in games}) > 1

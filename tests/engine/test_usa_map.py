@@ -68,7 +68,7 @@ def test_setup_deals_three_keep_two_returned_to_the_bottom() -> None:
     game.apply(Action("keep_tickets", tickets=(order[0], order[1])))
     game.apply(Action("keep_tickets", tickets=(order[3], order[4], order[5])))
     assert game.phase == MAIN
-    assert [m.tickets[t].name for t in game.ticket_deck] == [*order[6:], order[2]]
+    assert [m.tickets[t].name for t in game._ticket_deck] == [*order[6:], order[2]]
 
 
 @pytest.mark.parametrize(("players", "both"), [(2, False), (3, False), (4, True), (5, True)])

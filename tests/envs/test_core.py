@@ -86,16 +86,16 @@ def _hidden_variants(core: EnvCore, seat: int, rng: random.Random) -> list[EnvCo
     other = (seat + 1) % core.n
     out = []
     shuffled = game.copy()  # the deck order
-    rng.shuffle(shuffled.deck)
+    rng.shuffle(shuffled._deck)
     out.append(shuffled)
     swapped = game.copy()  # another seat's hand: one card swapped with a different card from the deck
     hand = swapped.hands[other]
     held = [c for c, k in enumerate(hand) if k]
     for c in held:
-        j = next((i for i, d in enumerate(swapped.deck) if d != c), None)
+        j = next((i for i, d in enumerate(swapped._deck) if d != c), None)
         if j is not None:
-            d = swapped.deck[j]
-            swapped.deck[j] = c
+            d = swapped._deck[j]
+            swapped._deck[j] = c
             hand[c] -= 1
             hand[d] += 1
             break
@@ -197,7 +197,7 @@ def test_observation_segments_read_the_state() -> None:
     obs = encoder.encode(game, seat)
     assert encoder.segment(obs, "hand").tolist() == game.hands[seat]
     assert sum(encoder.segment(obs, "face_up")) == sum(1 for c in game.face_up if c >= 0)
-    assert encoder.segment(obs, "piles").tolist() == [len(game.deck), len(game.discard), len(game.ticket_deck)]
+    assert encoder.segment(obs, "piles").tolist() == [len(game._deck), len(game.discard), len(game._ticket_deck)]
     owners = encoder.segment(obs, "route_owner").reshape(-1, 3)
     for r, o in enumerate(game.owner):
         expected = [0.0] * 3

@@ -152,7 +152,7 @@ def test_cards_are_conserved_through_chance_draws() -> None:
             state.apply_action(int(rng.choice(actions, p=probs)))
             continue
         g = state.core.game
-        cards = len(g.deck) + len(g.discard) + sum(1 for c in g.face_up if c >= 0) + sum(map(sum, g.hands))
+        cards = len(g._deck) + len(g.discard) + sum(1 for c in g.face_up if c >= 0) + sum(map(sum, g.hands))
         if g.t_route >= 0:  # a pending tunnel: the cards played and the cards revealed wait aside
             cards += g.map.routes[g.t_route].length + len(g.t_revealed)
         assert cards == total

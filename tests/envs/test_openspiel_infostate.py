@@ -75,19 +75,19 @@ def hide_differently(state: object, seat: int, seed: int) -> object:
             continue
         hand = game.hands[q]
         held = [c for c, k in enumerate(hand) if k]
-        swap = [c for c in game.deck if c not in held[:1]]
+        swap = [c for c in game._deck if c not in held[:1]]
         if held and swap:
             out, into = held[0], swap[0]
             hand[out] -= 1
             hand[into] += 1
-            game.deck.remove(into)
-            game.deck.append(out)
-        if game.tickets[q] and game.ticket_deck:
+            game._deck.remove(into)
+            game._deck.append(out)
+        if game.tickets[q] and game._ticket_deck:
             game.tickets[q] = game.tickets[q][:]
             i = game.tickets[q][0]
-            game.tickets[q][0] = game.ticket_deck[-1]
-            game.ticket_deck[-1] = i
-    rng.shuffle(game.deck)
+            game.tickets[q][0] = game._ticket_deck[-1]
+            game._ticket_deck[-1] = i
+    rng.shuffle(game._deck)
     kind = game.cat.kind
     history = []
     for p, aid, detail in game.history:
@@ -120,7 +120,7 @@ def test_the_tensor_shows_the_seats_own_cards_and_returned_tickets() -> None:
     changed = state.clone()
     g = changed.core.game
     held = next(c for c, k in enumerate(g.hands[0]) if k)
-    into = next(c for c in g.deck if c != held)
+    into = next(c for c in g._deck if c != held)
     g.hands[0][held] -= 1
     g.hands[0][into] += 1
     assert changed.information_state_tensor(0) != state.information_state_tensor(0)

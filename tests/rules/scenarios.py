@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ttr.engine import Action, Game, full_state
+from ttr.engine import Action, Game, full_state, positions, surgery
 from ttr.errors import IllegalActionError
 
 TOTAL_CARDS = 110
@@ -54,13 +54,13 @@ def snapshot(game: Game) -> dict[str, Any]:
         "full": full_state(game),
         "legal": game.legal_ids(),
         "raw": copy.deepcopy({
-            "hands": game.hands, "deck": game.deck, "discard": game.discard, "face_up": game.face_up,
+            "hands": game.hands, "deck": game._deck, "discard": game.discard, "face_up": game.face_up,
             "owner": game.owner, "open": game.open_routes, "trains": game.trains,
             "stations_left": game.stations_left, "station_owner": game.station_owner, "scores": game.scores,
-            "tickets": game.tickets, "ticket_deck": game.ticket_deck, "offered": game.offered,
+            "tickets": game.tickets, "ticket_deck": game._ticket_deck, "offered": game.offered,
             "phase": game.phase, "current": game.current, "final_turns": game.final_turns,
             "t": (game.t_route, game.t_color, game.t_wild, game.t_extra, game.t_revealed),
-            "history": game.history, "reshuffles": game.reshuffles,
+            "history": game.history, "reshuffles": game._reshuffles,
         }),
     }
 
@@ -88,7 +88,7 @@ def assert_legal(game: Game, *actions: Action) -> None:
 def card_counts(game: Game) -> list[int]:
     """How many cards of each type exist anywhere (deck, discard, row, hands, a pending tunnel)."""
     counts = [0] * (game.ncol + 1)
-    for c in game.deck + game.discard + [c for c in game.face_up if c >= 0] + game.t_revealed:
+    for c in game._deck + game.discard + [c for c in game.face_up if c >= 0] + game.t_revealed:
         counts[c] += 1
     for hand in game.hands:
         for c, n in enumerate(hand):
@@ -109,31 +109,23 @@ def hand_of(game: Game, seat: int) -> dict[str, int]:
 
 def move_deck_to_hand(game: Game, seat: int, leave: int = 0) -> None:
     """Move the deck (all but its top `leave` cards) into `seat`'s hand."""
-    keep_top = game.deck[len(game.deck) - leave:] if leave else []
-    for c in game.deck[:len(game.deck) - leave]:
-        game.hands[seat][c] += 1
-    game.deck[:] = keep_top
+    positions.move_cards(game, positions.DECK, positions.hand(seat), leave)
 
 
 def move_discard_to_hand(game: Game, seat: int) -> None:
     """Move the whole discard pile into `seat`'s hand."""
-    for c in game.discard:
-        game.hands[seat][c] += 1
-    game.discard.clear()
+    positions.move_cards(game, positions.DISCARD, positions.hand(seat))
 
 
 def move_row_to_hand(game: Game, seat: int) -> None:
     """Move every face-up card into `seat`'s hand, leaving the row empty."""
-    for i, c in enumerate(game.face_up):
-        if c >= 0:
-            game.hands[seat][c] += 1
-            game.face_up[i] = -1
+    positions.move_cards(game, positions.ROW, positions.hand(seat))
 
 
 def move_ticket_deck_to(game: Game, seat: int, leave: int = 0) -> None:
     """Give `seat` the ticket deck except its top `leave` tickets (a way to shrink the deck)."""
-    game.tickets[seat].extend(game.ticket_deck[leave:])
-    del game.ticket_deck[leave:]
+    for t in surgery.hidden_ticket_deck(game)[leave:]:
+        positions.move_ticket(game, t, positions.held(seat))
 
 
 def route_owner(game: Game, name: str) -> int:

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from helpers import set_hand, stack_deck, started
-from ttr.engine import Action, Game
+from ttr.engine import Action, Game, positions
 from ttr.engine.phases import MAIN
 
 from .scenarios import (
@@ -150,7 +150,7 @@ def test_E_CLAIM_3_points_at_once_and_the_cards_go_to_the_discard_pile() -> None
 def test_E_CLAIM_4_no_route_longer_than_the_trains_left() -> None:
     game = started("europe", 2, seed=35)
     set_hand(game, 0, {"blue": 4, "red": 3})
-    game.trains[0] = 3
+    positions.set_trains(game, 0, 3)
     assert claims_of(game, "Warszawa-Wien") == []
     assert_illegal(game, claim("Warszawa-Wien", blue=4), "E-CLAIM-4")
     assert claims_of(game, "Kyiv-Smolensk") == [{"red": 3}]

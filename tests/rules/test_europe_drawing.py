@@ -68,12 +68,12 @@ def test_E_DRAW_2_a_taken_face_up_card_is_replaced_from_the_top_of_the_deck() ->
     game = started("europe", 2, seed=22)
     set_face_up(game, ["red", "blue", "green", "white", "black"])
     stack_deck(game, ["orange", "yellow"])
-    deck_size = len(game.deck)
+    deck_size = len(game._deck)
     game.apply(face_up("green"))
     assert names(game, game.face_up) == ["red", "blue", "orange", "white", "black"]
     game.apply(face_up("red"))
     assert names(game, game.face_up) == ["yellow", "blue", "orange", "white", "black"]
-    assert len(game.deck) == deck_size - 2
+    assert len(game._deck) == deck_size - 2
     assert sum(card_counts(game)) == TOTAL_CARDS
 
 
@@ -185,15 +185,15 @@ def test_E_DRAW_7_the_discards_are_reshuffled_only_when_a_card_must_be_taken() -
     game = started("europe", 2, seed=27)
     set_hand(game, 0, {"red": 3})
     move_deck_to_hand(game, 1)
-    assert game.deck == [] and game.discard
+    assert game._deck == [] and game.discard
     game.apply(claim("Kyiv-Smolensk", red=3))  # cards go to the discard pile; no reshuffle yet
-    assert game.deck == [] and game.reshuffles == []
+    assert game._deck == [] and game._reshuffles == []
     discard = Counter(game.discard)
     game.apply(DRAW_DECK)  # seat 1 must take a card from the empty deck: reshuffle now
-    assert len(game.reshuffles) == 1
-    assert Counter(game.reshuffles[0]) == discard
+    assert len(game._reshuffles) == 1
+    assert Counter(game._reshuffles[0]) == discard
     assert game.discard == []
-    assert len(game.deck) == sum(discard.values()) - 1
+    assert len(game._deck) == sum(discard.values()) - 1
     assert sum(card_counts(game)) == TOTAL_CARDS
 
 
@@ -204,9 +204,9 @@ def test_E_DRAW_7_emptying_the_deck_does_not_reshuffle_until_the_next_card() -> 
     discard = list(game.discard)
     assert discard
     game.apply(DRAW_DECK)
-    assert game.deck == [] and game.discard == discard and game.reshuffles == []
+    assert game._deck == [] and game.discard == discard and game._reshuffles == []
     game.apply(DRAW_DECK)
-    assert len(game.reshuffles) == 1 and game.discard == []
+    assert len(game._reshuffles) == 1 and game.discard == []
 
 
 def test_E_DRAW_7_a_face_up_refill_from_an_empty_deck_reshuffles() -> None:
@@ -216,9 +216,9 @@ def test_E_DRAW_7_a_face_up_refill_from_an_empty_deck_reshuffles() -> None:
     set_hand(game, 0, {})  # the old hand goes to the discard pile
     pile = Counter(game.discard)
     game.apply(face_up("red"))
-    assert len(game.reshuffles) == 1 and Counter(game.reshuffles[0]) == pile
+    assert len(game._reshuffles) == 1 and Counter(game._reshuffles[0]) == pile
     assert game.face_up[0] >= 0
-    assert len(game.deck) == sum(pile.values()) - 1
+    assert len(game._deck) == sum(pile.values()) - 1
 
 
 def test_E_DRAW_7_a_slot_that_cannot_be_refilled_stays_empty() -> None:
@@ -228,7 +228,7 @@ def test_E_DRAW_7_a_slot_that_cannot_be_refilled_stays_empty() -> None:
     move_discard_to_hand(game, 1)
     game.apply(face_up("blue"))
     assert names(game, game.face_up) == ["red", None, "green", "white", "black"]
-    assert game.reshuffles == []
+    assert game._reshuffles == []
     game.apply(face_up("red"))
     assert names(game, game.face_up) == [None, None, "green", "white", "black"]
     assert sum(card_counts(game)) == TOTAL_CARDS

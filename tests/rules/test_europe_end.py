@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import set_hand, stack_deck, started
-from ttr.engine import Game, full_state
+from ttr.engine import Game, full_state, positions
 from ttr.engine.phases import OVER, TUNNEL
 
 from .scenarios import ABANDON, DRAW_DECK, assert_illegal, claim, route_owner
@@ -23,7 +23,7 @@ def draw_two(game: Game) -> None:
 def trigger(game: Game, seat: int, trains: int = 3) -> None:
     """`seat` (to move) has `trains` left and claims a one-space route, ending its turn with trains - 1."""
     assert game.current == seat
-    game.trains[seat] = trains
+    positions.set_trains(game, seat, trains)
     set_hand(game, seat, ONE_SPACE_CARDS[seat])
     game.apply(claim(ONE_SPACE[seat], **ONE_SPACE_CARDS[seat]))
 
@@ -70,7 +70,7 @@ def test_E_END_1_a_second_player_dropping_to_two_changes_nothing() -> None:
 
 def test_E_END_1_the_trigger_is_checked_at_the_end_of_the_turn_whatever_the_action() -> None:
     game = started("europe", 2, seed=83)
-    game.trains[0] = 2  # already at 2 (e.g. after a claim) but the check is at the end of a turn
+    positions.set_trains(game, 0, 2)  # already at 2 (e.g. after a claim) but the check is at the end of a turn
     set_hand(game, 0, {"green": 2})
     stack_deck(game, ["green", "red", "red"])
     game.apply(claim("Venezia-Zurich", green=2))

@@ -62,7 +62,7 @@ def test_E_COMP_2_46_tickets_40_regular_and_6_long_all_dealt_or_in_the_deck_or_b
     assert sum(t.long for t in tickets) == 6
     assert all(t.points > 0 and t.a != t.b for t in tickets)
     offered = [t for seat in range(2) for t in game._setup_offers[seat]]
-    regular_in_play = [t for t in offered + game.ticket_deck if not tickets[t].long]
+    regular_in_play = [t for t in offered + game._ticket_deck if not tickets[t].long]
     assert sorted(regular_in_play) == [t.index for t in tickets if not t.long]
 
 
@@ -100,7 +100,7 @@ def test_E_SETUP_1_deal_4_cards_each_in_seat_order_then_5_face_up() -> None:
     for seat, colour in enumerate(["red", "blue", "green"]):
         assert game.hands[seat][game.map.card(colour)] == 4 and sum(game.hands[seat]) == 4
     assert [names[c] for c in game.face_up] == ["white", "black", "orange", "purple", "yellow"]
-    assert len(game.deck) == TOTAL_CARDS - 3 * 4 - 5
+    assert len(game._deck) == TOTAL_CARDS - 3 * 4 - 5
     assert game.discard == []
 
 
@@ -108,7 +108,7 @@ def test_E_SETUP_1_a_seeded_deal_gives_4_cards_each_and_a_full_row() -> None:
     game = new_game("europe", 5, seed=11)
     assert [sum(h) for h in game.hands] == [4] * 5
     assert all(c >= 0 for c in game.face_up) and len(game.face_up) == 5
-    assert len(game.deck) + len(game.discard) == TOTAL_CARDS - 20 - 5
+    assert len(game._deck) + len(game.discard) == TOTAL_CARDS - 20 - 5
 
 
 def test_E_SETUP_2_three_face_up_locomotives_at_setup_are_discarded_and_replaced() -> None:
@@ -139,11 +139,11 @@ def test_E_SETUP_3_one_long_ticket_each_and_the_other_long_tickets_leave_the_gam
         assert offer[0] == order[seat]
         assert sum(m.ticket(n).long for n in offer) == 1
     boxed = {m.ticket(n).index for n in order[3:]}
-    assert not boxed & set(game.ticket_deck)
+    assert not boxed & set(game._ticket_deck)
     while game.phase == CHOOSE_SETUP:
         game.apply(keep(*ticket_names(game, game.offered)))
     held = {t for seat in range(3) for t in game.tickets[seat]}
-    assert not boxed & held and not boxed & set(game.ticket_deck)
+    assert not boxed & held and not boxed & set(game._ticket_deck)
 
 
 def test_E_SETUP_4_three_regular_tickets_each_from_the_top_and_the_rest_form_the_deck() -> None:
@@ -152,8 +152,8 @@ def test_E_SETUP_4_three_regular_tickets_each_from_the_top_and_the_rest_form_the
     game = Game.new(m, 4, decks={"tickets": regular})
     for seat in range(4):
         assert ticket_names(game, game._setup_offers[seat])[1:] == regular[3 * seat:3 * seat + 3]
-    assert ticket_names(game, game.ticket_deck) == regular[12:]
-    assert len(game.ticket_deck) == 40 - 12
+    assert ticket_names(game, game._ticket_deck) == regular[12:]
+    assert len(game._ticket_deck) == 40 - 12
 
 
 def test_E_SETUP_5_keep_at_least_two_of_the_four_starting_tickets() -> None:
@@ -171,15 +171,15 @@ def test_E_SETUP_5_keep_at_least_two_of_the_four_starting_tickets() -> None:
 
 def test_E_SETUP_5_returned_starting_tickets_go_to_the_box_not_the_deck() -> None:
     game = new_game("europe", 2, seed=2)
-    deck_before = list(game.ticket_deck)
+    deck_before = list(game._ticket_deck)
     offer = list(game.offered)
     game.apply(keep(*ticket_names(game, offer[2:])))
     assert game.tickets[0] == offer[2:]
-    assert game.ticket_deck == deck_before
+    assert game._ticket_deck == deck_before
     assert game.current == 1 and game.phase == CHOOSE_SETUP
     offer1 = list(game.offered)
     game.apply(keep(*ticket_names(game, offer1)))
-    assert game.ticket_deck == deck_before
+    assert game._ticket_deck == deck_before
     assert not set(offer[:2]) & {t for seat in range(2) for t in game.tickets[seat]}
 
 
@@ -250,6 +250,6 @@ def test_E_SETUP_2_at_setup_too_at_most_three_resets_then_the_row_stays() -> Non
 
 def test_E_SETUP_1_the_shuffle_depends_on_the_seed_only() -> None:
     a, b, c = new_game("europe", 3, seed=5), new_game("europe", 3, seed=5), new_game("europe", 3, seed=6)
-    assert a.initial_train == b.initial_train and a.hands == b.hands and a.face_up == b.face_up
-    assert a.initial_train != c.initial_train
-    assert sorted(a.initial_train) == sorted(c.initial_train)
+    assert a._initial_train == b._initial_train and a.hands == b.hands and a.face_up == b.face_up
+    assert a._initial_train != c._initial_train
+    assert sorted(a._initial_train) == sorted(c._initial_train)

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from helpers import give_route, set_hand, started
-from ttr.engine import Game, final_score
+from ttr.engine import Game, final_score, positions
 from ttr.engine.phases import MAIN
 from ttr.records import score_position
 
@@ -44,13 +44,11 @@ def next_round(game: Game, seat: int = 0) -> None:
 def give_ticket(game: Game, seat: int, name: str) -> None:
     """Give `seat` exactly this one ticket (moved from the deck or another seat; its old tickets go under the deck)."""
     t = game.map.ticket(name).index
-    for held in game.tickets:
-        if t in held:
-            held.remove(t)
-    if t in game.ticket_deck:
-        game.ticket_deck.remove(t)
-    game.ticket_deck.extend(game.tickets[seat])
-    game.tickets[seat] = [t]
+    for old in game.tickets[seat][:]:
+        if old != t:
+            positions.move_ticket(game, old, positions.TICKET_DECK)
+    if t not in game.tickets[seat]:
+        positions.move_ticket(game, t, positions.held(seat))
 
 
 def test_E_STAT_1_a_station_on_any_free_city_even_with_no_route_there() -> None:

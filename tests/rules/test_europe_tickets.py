@@ -26,11 +26,11 @@ def position(*players: dict[str, list[str]]) -> dict[str, object]:
 
 def test_E_TICK_1_draw_three_from_the_top_and_keep_at_least_one() -> None:
     game = started("europe", 2, seed=60)
-    top = list(game.ticket_deck[:3])
-    size = len(game.ticket_deck)
+    top = list(game._ticket_deck[:3])
+    size = len(game._ticket_deck)
     game.apply(DRAW_TICKETS)
     assert game.phase == CHOOSE_TICKETS and game.current == 0
-    assert game.offered == top and len(game.ticket_deck) == size - 3
+    assert game.offered == top and len(game._ticket_deck) == size - 3
     offer = tnames(game, top)
     assert_illegal(game, keep(), "E-TICK-1")
     keeps = [a for a in game.legal_actions() if a.kind == "keep_tickets"]
@@ -44,23 +44,23 @@ def test_E_TICK_1_draw_three_from_the_top_and_keep_at_least_one() -> None:
 def test_E_TICK_1_a_ticket_not_on_offer_cannot_be_kept() -> None:
     game = started("europe", 2, seed=60)
     game.apply(DRAW_TICKETS)
-    other = tnames(game, game.ticket_deck[:1])[0]
+    other = tnames(game, game._ticket_deck[:1])[0]
     assert_illegal(game, keep(other), "E-TICK-1")
     assert_illegal(game, keep(tnames(game, game.offered)[0], tnames(game, game.offered)[0]), "E-TICK-1")
 
 
 def test_E_TICK_1_keep_tickets_without_an_offer_is_illegal() -> None:
     game = started("europe", 2, seed=60)
-    assert_illegal(game, keep(tnames(game, game.ticket_deck[:1])[0]), "E-TICK-1")
+    assert_illegal(game, keep(tnames(game, game._ticket_deck[:1])[0]), "E-TICK-1")
 
 
 @pytest.mark.parametrize("left", [1, 2])
 def test_E_TICK_1_with_fewer_than_three_in_the_deck_draw_what_is_left(left: int) -> None:
     game = started("europe", 2, seed=61)
     move_ticket_deck_to(game, 1, leave=left)
-    rest = list(game.ticket_deck)
+    rest = list(game._ticket_deck)
     game.apply(DRAW_TICKETS)
-    assert game.offered == rest and game.ticket_deck == []
+    assert game.offered == rest and game._ticket_deck == []
     keeps = [a for a in game.legal_actions() if a.kind == "keep_tickets"]
     assert len(keeps) == 2 ** left - 1
     assert_illegal(game, keep(), "E-TICK-1")
@@ -77,20 +77,20 @@ def test_E_TICK_1_with_no_tickets_left_the_action_is_not_available() -> None:
 
 def test_E_TICK_2_returned_tickets_go_to_the_bottom_in_the_order_drawn() -> None:
     game = started("europe", 2, seed=62)
-    top = list(game.ticket_deck[:3])
-    below = list(game.ticket_deck[3:])
+    top = list(game._ticket_deck[:3])
+    below = list(game._ticket_deck[3:])
     game.apply(DRAW_TICKETS)
     game.apply(keep(tnames(game, top)[1]))
-    assert game.ticket_deck == [*below, top[0], top[2]]
+    assert game._ticket_deck == [*below, top[0], top[2]]
 
 
 def test_E_TICK_2_returned_tickets_come_back_last() -> None:
     game = started("europe", 2, seed=62)
     move_ticket_deck_to(game, 1, leave=4)
-    first = list(game.ticket_deck)
+    first = list(game._ticket_deck)
     game.apply(DRAW_TICKETS)
     game.apply(keep(tnames(game, first[:1])[0]))  # returns first[1], first[2]
-    assert game.ticket_deck == [first[3], first[1], first[2]]
+    assert game._ticket_deck == [first[3], first[1], first[2]]
     game.apply(DRAW_TICKETS)  # seat 1 draws the single old ticket first, then the returned ones
     assert game.offered == [first[3], first[1], first[2]]
 

@@ -151,10 +151,10 @@ def test_E_TUN_4_a_player_may_refuse_to_pay() -> None:
 def test_E_TUN_5_the_revealed_cards_are_discarded_at_the_end_of_the_turn() -> None:
     game = tunnel_game({"green": 3}, ["green", "purple", "white"])
     discard = list(game.discard)
-    deck = len(game.deck)
+    deck = len(game._deck)
     game.apply(claim(TUNNEL_2_GREEN, green=2))
     assert names(game, game.t_revealed) == ["green", "purple", "white"]
-    assert game.discard == discard and len(game.deck) == deck - 3  # set aside, not yet discarded
+    assert game.discard == discard and len(game._deck) == deck - 3  # set aside, not yet discarded
     game.apply(pay(green=1))
     assert Counter(names(game, game.discard[len(discard):])) == {"green": 4, "purple": 1, "white": 1}
     assert game.t_revealed == [] and game.t_route == -1
@@ -166,7 +166,7 @@ def test_E_TUN_6_with_fewer_than_3_cards_left_only_those_revealed_count() -> Non
     move_discard_to_hand(game, 1)
     game.apply(claim(TUNNEL_2_GREEN, green=2))
     assert names(game, game.t_revealed) == ["green", "red"]
-    assert game.t_extra == 1 and game.reshuffles == []
+    assert game.t_extra == 1 and game._reshuffles == []
     game.apply(pay(green=1))
     assert route_owner(game, TUNNEL_2_GREEN) == 0
     assert sum(card_counts(game)) == TOTAL_CARDS
@@ -188,8 +188,8 @@ def test_E_TUN_6_the_discard_pile_is_reshuffled_if_the_deck_runs_out_mid_reveal(
     pile = Counter(game.discard)
     assert sum(pile.values()) >= 2
     game.apply(claim(TUNNEL_2_GREEN, green=2))
-    assert len(game.reshuffles) == 1
-    assert Counter(game.reshuffles[0]) == pile  # the cards played for the tunnel were aside, not reshuffled
+    assert len(game._reshuffles) == 1
+    assert Counter(game._reshuffles[0]) == pile  # the cards played for the tunnel were aside, not reshuffled
     revealed = game.t_revealed if game.phase == TUNNEL else list(game.history[-1][2])
     assert len(revealed) == 3 and revealed[0] == game.map.card("red")
     assert sum(card_counts(game)) == TOTAL_CARDS

@@ -15,7 +15,7 @@ import pytest
 
 import ttr.maps
 from helpers import give_route, new_game, set_face_up, set_hand, stack_deck, started
-from ttr.engine import Action, Game, final_score, full_state
+from ttr.engine import Action, Game, final_score, full_state, positions, surgery
 from ttr.engine import actions as A
 from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD
 from ttr.errors import IllegalActionError, RecordError
@@ -49,8 +49,8 @@ def keep(*tickets: str) -> Action:
 
 def state_of(game: Game) -> tuple[object, ...]:
     """Everything an action could change, deck and ticket order included."""
-    return (full_state(game), game.deck[:], game.discard[:], game.ticket_deck[:], game.offered[:],
-            [h[:] for h in game.hands], game.history[:], game.rng.state)
+    return (full_state(game), game._deck[:], game.discard[:], game._ticket_deck[:], game.offered[:],
+            [h[:] for h in game.hands], game.history[:], game._rng.state)
 
 
 def assert_refused(game: Game, action: Action, *rules: str) -> None:
@@ -68,7 +68,7 @@ def assert_refused(game: Game, action: Action, *rules: str) -> None:
 def card_counts(game: Game) -> Counter[str]:
     """Every train card by name: deck, discard, face-up row, hands."""
     names = game.map.card_names
-    counts: Counter[str] = Counter(names[c] for c in game.deck + game.discard + game.face_up if c >= 0)
+    counts: Counter[str] = Counter(names[c] for c in game._deck + game.discard + game.face_up if c >= 0)
     for hand in game.hands:
         for c, n in enumerate(hand):
             counts[names[c]] += n
@@ -77,14 +77,10 @@ def card_counts(game: Game) -> Counter[str]:
 
 def take_tickets(game: Game, seat: int, names: list[str]) -> None:
     """Give `seat` exactly these tickets, moved from wherever they are (its old ones go to the deck's bottom)."""
-    game.ticket_deck.extend(game.tickets[seat])
-    game.tickets[seat] = []
+    for t in game.tickets[seat][:]:
+        positions.move_ticket(game, t, positions.TICKET_DECK)
     for name in names:
-        t = game.map.ticket(name).index
-        for held in [game.ticket_deck, *game.tickets]:
-            if t in held:
-                held.remove(t)
-        game.tickets[seat].append(t)
+        positions.move_ticket(game, game.map.ticket(name).index, positions.held(seat))
 
 
 def pass_turn(game: Game) -> None:
@@ -116,7 +112,7 @@ def test_N_COMP_1_44_transport_cards_6_of_each_colour_and_8_taxis() -> None:
         counts = card_counts(game)
         assert sum(counts.values()) == 44
         assert counts == Counter({**{c: 6 for c in COLOURS}, "taxi": 8})
-        assert sorted(game.initial_train) == sorted([c for c in range(6) for _ in range(6)] + [m.wild] * 8)
+        assert sorted(game._initial_train) == sorted([c for c in range(6) for _ in range(6)] + [m.wild] * 8)
 
 
 def test_N_COMP_2_18_tickets_2_to_4_players_15_taxis_each() -> None:
@@ -127,9 +123,9 @@ def test_N_COMP_2_18_tickets_2_to_4_players_15_taxis_each() -> None:
         game = new_game(NY, players, seed=7)
         assert game.trains == [15] * players
         assert full_state(game)["players"][0]["trains"] == 15
-        assert sorted(game.initial_tickets) == list(range(18))
-        assert game.offered == game.initial_tickets[:2]  # seat 0's offer; the others wait their turn
-        assert game.ticket_deck == game.initial_tickets[2 * players:]
+        assert sorted(game._initial_tickets) == list(range(18))
+        assert game.offered == game._initial_tickets[:2]  # seat 0's offer; the others wait their turn
+        assert game._ticket_deck == game._initial_tickets[2 * players:]
     for players in (1, 5):
         with pytest.raises(RecordError):
             Game.new(m, players)
@@ -160,7 +156,7 @@ def test_N_SETUP_1_two_cards_each_and_five_face_up(players: int) -> None:
     assert [sum(h) for h in game.hands] == [2] * players
     assert all(c >= 0 for c in game.face_up) and len(game.face_up) == 5
     assert game.face_up.count(game.wild) < 3
-    assert len(game.deck) + len(game.discard) == 44 - 2 * players - 5
+    assert len(game._deck) + len(game.discard) == 44 - 2 * players - 5
 
 
 def test_N_SETUP_1_three_face_up_taxis_at_setup_are_replaced() -> None:
@@ -192,11 +188,11 @@ def test_N_SETUP_2_two_tickets_dealt_keep_one_or_two_returned_to_the_bottom_in_s
     game.apply(keep(order[2], order[3]))  # seat 1 keeps both
     game.apply(keep(order[5]))  # seat 2 returns order[4]
     assert game.phase == MAIN
-    names = [m.tickets[t].name for t in game.ticket_deck]
+    names = [m.tickets[t].name for t in game._ticket_deck]
     assert names == [*order[6:], order[1], order[4]]
     assert [[m.tickets[t].name for t in held] for held in game.tickets] == [
         [order[0]], [order[2], order[3]], [order[5]]]
-    assert len(game.ticket_deck) + sum(len(t) for t in game.tickets) == 18
+    assert len(game._ticket_deck) + sum(len(t) for t in game.tickets) == 18
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -314,17 +310,14 @@ def test_N_DRAW_1_three_face_up_taxis_are_discarded_and_replaced() -> None:
 
 def test_N_DRAW_1_empty_deck_shuffles_the_discards_and_no_blind_draw_without_cards() -> None:
     game = started(NY, 2, seed=1)
-    game.discard.extend(game.deck)
-    game.deck.clear()
+    positions.move_cards(game, positions.DECK, positions.DISCARD)
     pile = len(game.discard)
     game.apply(DRAW_DECK)
-    assert len(game.reshuffles) == 1 and len(game.reshuffles[0]) == pile
-    assert len(game.deck) == pile - 1 and not game.discard
+    assert len(game._reshuffles) == 1 and len(game._reshuffles[0]) == pile
+    assert len(game._deck) == pile - 1 and not game.discard
     assert sum(card_counts(game).values()) == 44
     # both piles empty: no blind draw
-    for c in game.deck:
-        game.hands[0][c] += 1
-    game.deck.clear()
+    positions.move_cards(game, positions.DECK, positions.hand(0))
     assert sum(card_counts(game).values()) == 44
     assert_refused(game, DRAW_DECK, "N-DRAW-1", "E-DRAW-8")
     assert any(a.source == "face_up" for a in game.legal_actions() if a.kind == "draw_card")
@@ -420,8 +413,8 @@ def test_N_DOUBLE_1_three_or_four_players_both_tracks_used_never_by_one_player(p
 
 def test_N_TICK_1_draw_2_keep_at_least_1_returned_to_the_bottom() -> None:
     game = started(NY, 2, seed=9)
-    top = game.ticket_deck[:2]
-    rest = game.ticket_deck[2:]
+    top = game._ticket_deck[:2]
+    rest = game._ticket_deck[2:]
     game.apply(DRAW_TICKETS)
     assert game.offered == top and game.phase == CHOOSE_TICKETS
     assert sorted(len(a.tickets) for a in game.legal_actions()) == [1, 1, 2]
@@ -429,21 +422,21 @@ def test_N_TICK_1_draw_2_keep_at_least_1_returned_to_the_bottom() -> None:
     held = game.tickets[0][:]
     game.apply(keep(game.map.tickets[top[1]].name))
     assert game.tickets[0] == [*held, top[1]]
-    assert game.ticket_deck == [*rest, top[0]]
+    assert game._ticket_deck == [*rest, top[0]]
     assert (game.current, game.phase) == (1, MAIN)
 
 
 def test_N_TICK_1_with_one_ticket_left_it_must_be_kept() -> None:
     game = started(NY, 2, seed=9)
-    last = game.ticket_deck[0]
-    game.tickets[1].extend(game.ticket_deck[1:])
-    del game.ticket_deck[1:]
+    last = game._ticket_deck[0]
+    for t in surgery.hidden_ticket_deck(game)[1:]:
+        positions.move_ticket(game, t, positions.held(1))
     game.apply(DRAW_TICKETS)
     assert game.offered == [last]
     assert game.legal_actions() == [keep(game.map.tickets[last].name)]
     assert_refused(game, keep(), "N-TICK-1", "E-TICK-1")
     game.apply(keep(game.map.tickets[last].name))
-    assert game.ticket_deck == [] and game.tickets[0][-1] == last
+    assert game._ticket_deck == [] and game.tickets[0][-1] == last
     assert_refused(game, DRAW_TICKETS, "N-TICK-1", "E-TICK-1")
 
 

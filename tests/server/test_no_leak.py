@@ -126,15 +126,15 @@ def check_messages(server: LiveServer, created: dict[str, Any], log: list[tuple[
             lists: list[list[str]] = []
             walk(msg, keys, strings, numbers, lists)
             cards = game.map.card_names
-            deck_top = [cards[c] for c in reversed(game.deck)]  # the deck's order, top first
-            tickets_next = [game_map.tickets[t].name for t in game.ticket_deck]
+            deck_top = [cards[c] for c in reversed(game._deck)]  # the deck's order, top first
+            tickets_next = [game_map.tickets[t].name for t in game._ticket_deck]
             for found in lists:  # no run of the deck's or the ticket deck's order, however short
                 n = len(found)
                 assert found != deck_top[:n] or n > len(deck_top) or len(set(found)) == 1
                 assert found != tickets_next[:n] or n > len(tickets_next)
             assert not keys & FORBIDDEN_KEYS, keys & FORBIDDEN_KEYS
             assert not any(t in s for t in tokens for s in strings)
-            assert game.rng.state not in numbers and seed not in numbers
+            assert game._rng.state not in numbers and seed not in numbers
             for p, entry in enumerate(msg["view"]["players"]):
                 if p != seat:
                     assert "hand" not in entry and "tickets" not in entry

@@ -21,16 +21,14 @@ TRAINS_PER_TURN = 2.0  # how fast the seats use their pieces, to guess the turns
 def route_costs(game: Game, seat: int) -> list[float]:
     """Per route: 0 if `seat` holds it, its length if `seat` may still claim it, else infinite."""
     owner = game.owner
-    blocked = game.blocked
-    excluded = game.excluded[seat]
-    claim_base = game.cat.claim_base
+    claimable = game.open_to(seat)
     length = map_index(game.map).length
     trains = game.trains[seat]
     out = []
     for r, o in enumerate(owner):
         if o == seat:
             out.append(0.0)
-        elif blocked[r] or length[r] > trains or (excluded and claim_base[r] in excluded):
+        elif not claimable[r] or length[r] > trains:
             out.append(INF)
         else:
             out.append(float(length[r]))

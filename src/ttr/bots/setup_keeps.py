@@ -28,7 +28,7 @@ from typing import Any
 
 from ttr.bots.base import legal_actions
 from ttr.bots.greedy import GreedyBot
-from ttr.engine import Game, seat_view
+from ttr.engine import Game, seat_view, surgery
 from ttr.engine.sample import draw_weighted
 from ttr.maps import GameMap
 
@@ -52,7 +52,7 @@ class _Keeper:
     def mask(self, offer: Sequence[int]) -> int:
         """Greedy's keep of `offer` as a bit mask (see `keep_mask`)."""
         game = self.game
-        game.offered = list(offer)
+        surgery.offer_setup_tickets(game, offer)
         _, legal = legal_actions(game)
         action = self.bot.choose(seat_view(game, game.current), legal)
         kept = {game.map.ticket(name).index for name in action.tickets}

@@ -159,7 +159,7 @@ class WorldFilter:
         offer = not first.tickets[q] and first.phase == CHOOSE_SETUP and len(first_offer) > 0
         held = len(first_offer) if offer else len(first.tickets[q])  # (not chosen yet: its offer)
         pool = sorted({*(first_offer if offer else first.tickets[q]),
-                       *(t for t in first.ticket_deck if t not in seen)})
+                       *(t for t in surgery.hidden_ticket_deck(first) if t not in seen)})
         if not held or math.comb(len(pool), held) > self.size:
             return
         holdings = list(itertools.combinations(pool, held))
@@ -167,8 +167,8 @@ class WorldFilter:
         for i, particle in enumerate(self.particles):
             want = holdings[i % len(holdings)]
             world = particle.world
-            tickets = surgery.setup_offer(world, q) if offer else world.tickets[q][:]
-            if any(t not in tickets and t not in world.ticket_deck for t in want):
+            tickets = surgery.setup_offer(world, q) if offer else list(world.tickets[q])
+            if any(t not in tickets and t not in surgery.hidden_ticket_deck(world) for t in want):
                 continue
             for t in want:  # the history's keeps name what the seat holds after each swap
                 if t not in tickets:
@@ -259,7 +259,7 @@ class WorldFilter:
             return
         after = particle.plans[p]
         world = particle.world
-        kept = world.hands[p][:]
+        kept = list(world.hands[p])
         for _ in range(self.redeals):
             if not self._redeal(world, p):
                 break
@@ -314,7 +314,7 @@ class WorldFilter:
             return False
         hand = world.hands[q]
         free = self._free(world, q)
-        deck = world.deck
+        deck = surgery.hidden_deck(world)
         for c, k in enumerate(need):
             for _ in range(max(0, k - hand[c])):
                 spare = [d for d in range(len(hand)) if free[d] > 0 and hand[d] > need[d]]
@@ -372,7 +372,7 @@ class WorldFilter:
         """Whether the world shows what the view shows (`_shown`)."""
         current, row, deck_size, discard_size, hand, sizes = shown
         return (not world.is_over and world.current == current and world.face_up == row
-                and len(world.deck) == deck_size and len(world.discard) == discard_size
+                and world.deck_size == deck_size and len(world.discard) == discard_size
                 and world.hands[self.seat] == hand and [sum(h) for h in world.hands] == sizes)
 
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 def decode(game: Game, aid: int) -> Action:
     """The `Action` of id `aid` in the current state (ticket choices refer to the tickets on offer); an id
     whose action does not depend on the state is decoded once per map (the catalogue keeps it)."""
-    cat = game.cat
+    cat = game._cat
     action = cat.decoded.get(aid)
     if action is None:
         action = _decode(game, aid)
@@ -34,9 +34,9 @@ def decode(game: Game, aid: int) -> Action:
 
 def _decode(game: Game, aid: int) -> Action:
     """`decode` without the catalogue's cache."""
-    cat = game.cat
+    cat = game._cat
     kind = cat.kind[aid]
-    names = game.map.card_names
+    names = game._map.card_names
     if kind == A.DRAW_DECK:
         return Action("draw_card", source="deck")
     if kind == A.DRAW_FACE_UP:
@@ -45,35 +45,35 @@ def _decode(game: Game, aid: int) -> Action:
         return Action("draw_tickets")
     if kind == A.KEEP_TICKETS:
         mask = cat.a[aid]
-        tickets = game.map.tickets
+        tickets = game._map.tickets
         return Action("keep_tickets", tickets=tuple(
-            tickets[t].name for i, t in enumerate(game.offered) if (mask >> i) & 1))
+            tickets[t].name for i, t in enumerate(game._offered) if (mask >> i) & 1))
     if kind == A.CLAIM:
         r, colour, w = cat.a[aid], cat.b[aid], cat.c[aid]
-        route = game.map.routes[r]
+        route = game._map.routes[r]
         return Action("claim_route", route=route.name,
                       cards=_card_tuple(game, colour, route.length - w, w))
     if kind == A.PAY_TUNNEL:
         x, w = cat.a[aid], cat.c[aid]
-        colour = game.t_color if game.t_color >= 0 else game.wild
+        colour = game._t_color if game._t_color >= 0 else game._wild
         return Action("pay_tunnel", cards=_card_tuple(game, colour, x - w, w))
     if kind == A.ABANDON_TUNNEL:
         return Action("abandon_tunnel")
     if kind == A.BUILD_STATION:
         city, colour, w, cost = cat.a[aid], cat.b[aid], cat.c[aid], cat.d[aid]
-        return Action("build_station", city=game.map.cities[city].name,
+        return Action("build_station", city=game._map.cities[city].name,
                       cards=_card_tuple(game, colour, cost - w, w))
     return Action("pass")
 
 
 def _card_tuple(game: Game, colour: int, colour_count: int, wilds: int) -> tuple[tuple[str, int], ...]:
     """The `Action` card set of `colour_count` cards of `colour` and `wilds` wild cards."""
-    names = game.map.card_names
+    names = game._map.card_names
     counts: dict[str, int] = {}
-    if colour_count and colour != game.wild:
+    if colour_count and colour != game._wild:
         counts[names[colour]] = colour_count
-    if wilds or colour == game.wild:
-        counts[names[game.wild]] = wilds + (colour_count if colour == game.wild else 0)
+    if wilds or colour == game._wild:
+        counts[names[game._wild]] = wilds + (colour_count if colour == game._wild else 0)
     return Action.make_cards(counts)
 
 
@@ -86,7 +86,7 @@ def encode(game: Game, action: Action) -> int:
     try:
         return _encode(game, action)
     except IllegalActionError as exc:
-        if game.map.rule_ids != "N" or new_york_rule(exc.rule) == exc.rule:
+        if game._map.rule_ids != "N" or new_york_rule(exc.rule) == exc.rule:
             raise
         message = str(exc).removeprefix(f"{exc.rule}: ")
         raise IllegalActionError(message, new_york_rule(exc.rule)) from None
@@ -94,7 +94,7 @@ def encode(game: Game, action: Action) -> int:
 
 def _encode(game: Game, action: Action) -> int:
     """`encode` with Europe's rule IDs, by kind of action."""
-    cat = game.cat
+    cat = game._cat
     kind = action.kind
     if kind == "draw_card":
         if action.source == "deck":
@@ -120,7 +120,7 @@ def _encode(game: Game, action: Action) -> int:
 def _card_index(game: Game, name: str | None) -> int:
     """The card index of a card name (`InvalidActionError` if the map has no such card)."""
     try:
-        return game.map.card(name or "")
+        return game._map.card(name or "")
     except MapError as exc:
         raise InvalidActionError(str(exc)) from None
 
@@ -132,11 +132,11 @@ def _split_cards(game: Game, action: Action, rule: str) -> tuple[int, int, int]:
     wilds = 0
     for name, count in action.cards:
         card = _card_index(game, name)
-        if card == game.wild:
+        if card == game._wild:
             wilds += count
         elif colour >= 0 and count:
             raise IllegalActionError(
-                f"the cards must be of one colour (plus {game.map.wild_name}s), got {dict(action.cards)}", rule)
+                f"the cards must be of one colour (plus {game._map.wild_name}s), got {dict(action.cards)}", rule)
         elif count:
             colour, colour_count = card, count
     return colour, colour_count, wilds
@@ -145,7 +145,7 @@ def _split_cards(game: Game, action: Action, rule: str) -> tuple[int, int, int]:
 def _encode_claim(game: Game, action: Action) -> int:
     """The id of a claim: the route by name, paid in one colour plus wilds, as many cards as spaces."""
     try:
-        route = game.map.route(action.route or "")
+        route = game._map.route(action.route or "")
     except MapError as exc:
         raise InvalidActionError(str(exc)) from None
     colour, colour_count, wilds = _split_cards(game, action, "E-CLAIM-1")
@@ -153,70 +153,70 @@ def _encode_claim(game: Game, action: Action) -> int:
     if total != route.length:
         raise IllegalActionError(f"{route.name} has {route.length} spaces: play {route.length} cards, not {total}",
                                  "E-CLAIM-1")
-    base = game.cat.claim_base[route.index]
+    base = game._cat.claim_base[route.index]
     if colour < 0:
-        return game.cat.claim_all_wild[route.index]
+        return game._cat.claim_all_wild[route.index]
     if route.color == "gray":
         return base + colour * route.length + wilds
-    if game.map.colors[colour] != route.color:
+    if game._map.colors[colour] != route.color:
         raise IllegalActionError(f"{route.name} is {route.color}: pay it with {route.color} cards "
-                                 f"(or {game.map.wild_name}s), not {game.map.colors[colour]}", "E-CLAIM-2")
+                                 f"(or {game._map.wild_name}s), not {game._map.colors[colour]}", "E-CLAIM-2")
     return base + wilds
 
 
 def _encode_station(game: Game, action: Action) -> int:
     """The id of a station: the city by name, paid with the seat's next station's cost."""
     try:
-        city = game.map.city(action.city or "")
+        city = game._map.city(action.city or "")
     except MapError as exc:
         raise InvalidActionError(str(exc)) from None
-    rules = game.map.rules
+    rules = game._map.rules
     if not rules.stations:
-        raise IllegalActionError(f"there are no stations on {game.map.name}", "N-TURN-1")
+        raise IllegalActionError(f"there are no stations on {game._map.name}", "N-TURN-1")
     colour, colour_count, wilds = _split_cards(game, action, "E-STAT-3")
     cost = colour_count + wilds
-    built = min(rules.stations - game.stations_left[game.current], rules.stations - 1)
+    built = min(rules.stations - game._stations_left[game._current], rules.stations - 1)
     if cost != rules.station_costs[built]:
         raise IllegalActionError(f"your station number {built + 1} costs {rules.station_costs[built]} card(s), "
                                  f"not {cost}", "E-STAT-3")
-    base = game.cat.station_base[city.index][built]
+    base = game._cat.station_base[city.index][built]
     if colour < 0:
-        return base + game.ncol * cost
+        return base + game._ncol * cost
     return base + colour * cost + wilds
 
 
 def _encode_pay(game: Game, action: Action) -> int:
     """The id of a tunnel payment: the extra cards in the colour played (or wilds)."""
     colour, colour_count, wilds = _split_cards(game, action, "E-TUN-2")
-    if game.phase != TUNNEL:
+    if game._phase != TUNNEL:
         raise IllegalActionError("no tunnel payment is due", "E-TUN-2")
     x = colour_count + wilds
-    if colour >= 0 and colour != game.t_color:
-        if game.t_color == game.wild:
-            raise IllegalActionError(f"the route was paid with {game.map.wild_name}s only: the extra cards "
-                                     f"must be {game.map.wild_name}s", "E-TUN-3")
-        raise IllegalActionError(f"pay the extra cards in {game.map.card_names[game.t_color]} (or "
-                                 f"{game.map.wild_name}s), the colour played", "E-TUN-2")
+    if colour >= 0 and colour != game._t_color:
+        if game._t_color == game._wild:
+            raise IllegalActionError(f"the route was paid with {game._map.wild_name}s only: the extra cards "
+                                     f"must be {game._map.wild_name}s", "E-TUN-3")
+        raise IllegalActionError(f"pay the extra cards in {game._map.card_names[game._t_color]} (or "
+                                 f"{game._map.wild_name}s), the colour played", "E-TUN-2")
     key = (x, wilds)
-    if key not in game.cat.pay:
-        raise IllegalActionError(f"the tunnel needs {game.t_extra} extra card(s), not {x}", "E-TUN-2")
-    return game.cat.pay[key]
+    if key not in game._cat.pay:
+        raise IllegalActionError(f"the tunnel needs {game._t_extra} extra card(s), not {x}", "E-TUN-2")
+    return game._cat.pay[key]
 
 
 def _keep_mask(game: Game, names: Sequence[str]) -> int:
     """The offer positions of the tickets named, as a bit mask (each on offer, none twice)."""
-    rule = "E-SETUP-5" if game.phase == CHOOSE_SETUP else "E-TICK-1"
-    if game.phase not in (CHOOSE_SETUP, CHOOSE_TICKETS):
+    rule = "E-SETUP-5" if game._phase == CHOOSE_SETUP else "E-TICK-1"
+    if game._phase not in (CHOOSE_SETUP, CHOOSE_TICKETS):
         raise IllegalActionError("no tickets are on offer: draw tickets first", "E-TICK-1")
     mask = 0
     for name in names:
         try:
-            ticket = game.map.ticket(name).index
+            ticket = game._map.ticket(name).index
         except MapError as exc:
             raise InvalidActionError(str(exc)) from None
-        if ticket not in game.offered:
+        if ticket not in game._offered:
             raise IllegalActionError(f"ticket {name} is not on offer", rule)
-        bit = 1 << game.offered.index(ticket)
+        bit = 1 << game._offered.index(ticket)
         if mask & bit:
             raise IllegalActionError(f"ticket {name} is named twice", rule)
         mask |= bit

@@ -33,7 +33,7 @@ class KnownCards:
 
     def read(self, game: Game) -> list[list[int]]:
         """Per seat, the count of each card type it is known to hold (do not modify)."""
-        history = game.history
+        history = game._history
         done = self._done
         if not (game is self._game and done <= len(history) and (done == 0 or history[done - 1] is self._last)):
             self._game = game
@@ -41,7 +41,7 @@ class KnownCards:
             self._claim = (-1, 0, 0, 0)
             done = 0
         if done < len(history):
-            cat = game.cat
+            cat = game._cat
             kind, a, b, c, d = cat.kind, cat.a, cat.b, cat.c, cat.d
             known = self._known
             wild = self.wild

@@ -19,22 +19,22 @@ if TYPE_CHECKING:
 def why_illegal(game: Game, aid: int) -> tuple[str, str] | None:
     """None if `aid` is legal now, else (rule ID, what is wrong), the ID in the map's rulebook part."""
     why = _why_illegal(game, aid)
-    if why is None or game.map.rule_ids != "N":
+    if why is None or game._map.rule_ids != "N":
         return why
     return (new_york_rule(why[0]), why[1])
 
 
 def _why_illegal(game: Game, aid: int) -> tuple[str, str] | None:
     """`why_illegal` with Europe's rule IDs, phase by phase."""
-    cat = game.cat
+    cat = game._cat
     if not 0 <= aid < len(cat):
         return ("", f"no action has id {aid}")
-    phase = game.phase
+    phase = game._phase
     kind = cat.kind[aid]
-    p = game.current
-    hand = game.hands[p]
-    wild = game.wild
-    names = game.map.card_names
+    p = game._current
+    hand = game._hands[p]
+    wild = game._wild
+    names = game._map.card_names
     if phase == OVER:
         return ("E-END-1", "the game is over")
     if phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
@@ -42,11 +42,11 @@ def _why_illegal(game: Game, aid: int) -> tuple[str, str] | None:
         if kind != A.KEEP_TICKETS:
             return (rule, "choose which of the offered tickets to keep first")
         mask = cat.a[aid]
-        if mask >> len(game.offered):
-            return (rule, f"only {len(game.offered)} tickets are on offer")
+        if mask >> len(game._offered):
+            return (rule, f"only {len(game._offered)} tickets are on offer")
         need = game.keep_min()
         if mask.bit_count() < need:
-            return (rule, f"keep at least {need} of the {len(game.offered)} tickets offered")
+            return (rule, f"keep at least {need} of the {len(game._offered)} tickets offered")
         return None
     if phase == TUNNEL:
         if kind == A.ABANDON_TUNNEL:
@@ -54,14 +54,14 @@ def _why_illegal(game: Game, aid: int) -> tuple[str, str] | None:
         if kind != A.PAY_TUNNEL:
             return ("E-TUN-4", "a tunnel's extra cards are due: pay them or abandon the tunnel")
         x, w = cat.a[aid], cat.c[aid]
-        if x != game.t_extra:
-            return ("E-TUN-2", f"the tunnel needs {game.t_extra} extra card(s), not {x}")
-        if game.t_color == wild and w != x:
+        if x != game._t_extra:
+            return ("E-TUN-2", f"the tunnel needs {game._t_extra} extra card(s), not {x}")
+        if game._t_color == wild and w != x:
             wilds = f"{names[wild]}s"
             return ("E-TUN-3", f"the route was paid with {wilds} only: the extra cards must be {wilds}")
         colour_need = x - w
-        if hand[wild] < w or (colour_need and hand[game.t_color] < colour_need):
-            return ("E-TUN-4", f"you do not hold the extra cards ({_cards_text(game, game.t_color, x - w, w)})")
+        if hand[wild] < w or (colour_need and hand[game._t_color] < colour_need):
+            return ("E-TUN-4", f"you do not hold the extra cards ({_cards_text(game, game._t_color, x - w, w)})")
         return None
     if phase == SECOND_CARD:
         if kind == A.DRAW_DECK:
@@ -71,7 +71,7 @@ def _why_illegal(game: Game, aid: int) -> tuple[str, str] | None:
         card = cat.b[aid]
         if card == wild:
             return ("E-DRAW-4", f"a face-up {names[wild]} cannot be the second card")
-        if card not in game.face_up:
+        if card not in game._face_up:
             return ("E-DRAW-1", f"no {names[card]} card is face up")
         return None
     # MAIN
@@ -79,9 +79,9 @@ def _why_illegal(game: Game, aid: int) -> tuple[str, str] | None:
         return None if game.can_draw_blind() else ("E-DRAW-8", "the deck and the discard pile are empty")
     if kind == A.DRAW_FACE_UP:
         card = cat.b[aid]
-        return None if card in game.face_up else ("E-DRAW-1", f"no {names[card]} card is face up")
+        return None if card in game._face_up else ("E-DRAW-1", f"no {names[card]} card is face up")
     if kind == A.DRAW_TICKETS:
-        return None if game.ticket_deck else ("E-TICK-1", "the ticket deck is empty")
+        return None if game._ticket_deck else ("E-TICK-1", "the ticket deck is empty")
     if kind == A.CLAIM:
         return _why_claim_illegal(game, aid)
     if kind == A.BUILD_STATION:
@@ -96,65 +96,65 @@ def _why_illegal(game: Game, aid: int) -> tuple[str, str] | None:
 
 def _cards_text(game: Game, colour: int, colour_count: int, wilds: int) -> str:
     """A card set in words: "3 red + 1 locomotive"."""
-    names = game.map.card_names
+    names = game._map.card_names
     parts = []
     if colour_count:
         parts.append(f"{colour_count} {names[colour]}")
     if wilds:
-        parts.append(f"{wilds} {names[game.wild]}")
+        parts.append(f"{wilds} {names[game._wild]}")
     return " + ".join(parts) or "no cards"
 
 
 def _why_claim_illegal(game: Game, aid: int) -> tuple[str, str] | None:
     """Why a claim id cannot be played now: the route taken, its twin, the trains, a ferry, the cards."""
-    cat = game.cat
+    cat = game._cat
     r, colour, w = cat.a[aid], cat.b[aid], cat.c[aid]
-    p = game.current
-    route = game.map.routes[r]
-    owner = game.owner[r]
+    p = game._current
+    route = game._map.routes[r]
+    owner = game._owner[r]
     if owner >= 0:
-        return ("E-CLAIM-1", f"{route.name} is already claimed by {game.players[owner]}")
+        return ("E-CLAIM-1", f"{route.name} is already claimed by {game._players[owner]}")
     twin = route.twin
-    if twin >= 0 and game.owner[twin] >= 0:
-        if game.owner[twin] == p:
-            rule = "N-DOUBLE-1" if game.map.rule_ids == "N" else "E-DOUBLE-1"
+    if twin >= 0 and game._owner[twin] >= 0:
+        if game._owner[twin] == p:
+            rule = "N-DOUBLE-1" if game._map.rule_ids == "N" else "E-DOUBLE-1"
             return (rule, f"you hold the other track of {route.name}; one player may not claim both")
-        if game.small_game:
-            rule = "N-DOUBLE-1" if game.map.rule_ids == "N" else "E-DOUBLE-2"
-            return (rule, f"the other track of {route.name} is taken; with {game.n} players only one track "
+        if game._small_game:
+            rule = "N-DOUBLE-1" if game._map.rule_ids == "N" else "E-DOUBLE-2"
+            return (rule, f"the other track of {route.name} is taken; with {game._n} players only one track "
                     "of a double route is used")
-    if route.length > game.trains[p]:
-        return ("E-CLAIM-4", f"{route.name} needs {route.length} {game.map.rules.piece_name}, you have "
-                f"{game.trains[p]}")
+    if route.length > game._trains[p]:
+        return ("E-CLAIM-4", f"{route.name} needs {route.length} {game._map.rules.piece_name}, you have "
+                f"{game._trains[p]}")
     if w < route.ferry_locomotives:
         return ("E-FERRY-1", f"the ferry {route.name} needs at least {route.ferry_locomotives} "
-                f"{game.map.wild_name}(s)")
-    hand = game.hands[p]
+                f"{game._map.wild_name}(s)")
+    hand = game._hands[p]
     colour_need = route.length - w
-    if hand[game.wild] < w or (colour_need and hand[colour] < colour_need):
+    if hand[game._wild] < w or (colour_need and hand[colour] < colour_need):
         return ("E-CLAIM-1", f"you do not hold the cards ({_cards_text(game, colour, colour_need, w)})")
     return None
 
 
 def _why_station_illegal(game: Game, aid: int) -> tuple[str, str] | None:
     """Why a station id cannot be played now: none left, the city taken, its cost, the cards."""
-    cat = game.cat
+    cat = game._cat
     city, colour, w, cost = cat.a[aid], cat.b[aid], cat.c[aid], cat.d[aid]
-    p = game.current
-    rules = game.map.rules
-    name = game.map.cities[city].name
-    if not game.stations_left[p]:
+    p = game._current
+    rules = game._map.rules
+    name = game._map.cities[city].name
+    if not game._stations_left[p]:
         return ("E-STAT-2", f"you have built all {rules.stations} stations")
-    if game.station_owner[city] >= 0:
-        return ("E-STAT-1", f"{name} already has a station ({game.players[game.station_owner[city]]})")
-    built = rules.stations - game.stations_left[p]
+    if game._station_owner[city] >= 0:
+        return ("E-STAT-1", f"{name} already has a station ({game._players[game._station_owner[city]]})")
+    built = rules.stations - game._stations_left[p]
     if cat.station_base[city][built] > aid or (built + 1 < len(rules.station_costs)
                                                 and cat.station_base[city][built + 1] <= aid):
         need = rules.station_costs[built]
         return ("E-STAT-3", f"your station number {built + 1} costs {need} card(s), not {cost}")
-    hand = game.hands[p]
+    hand = game._hands[p]
     colour_need = cost - w
-    if hand[game.wild] < w or (colour_need and hand[colour] < colour_need):
+    if hand[game._wild] < w or (colour_need and hand[colour] < colour_need):
         return ("E-STAT-3", f"you do not hold the cards ({_cards_text(game, colour, colour_need, w)})")
     return None
 

@@ -64,9 +64,9 @@ class InfoSet:
         log: list[dict[str, Any]] = view["log"]
         turn = view["turn"]
         g = Game.new(game_map, names, seed=0)
-        cat = g.cat
-        ncol = g.ncol
-        wild = g.wild
+        cat = g._cat
+        ncol = g._ncol
+        wild = g._wild
         card = game_map.card
 
         # Phase and turn.
@@ -75,58 +75,58 @@ class InfoSet:
             phase = CHOOSE_SETUP if len(log) < n else CHOOSE_TICKETS
         else:
             phase = _PHASES[turn["phase"]]
-        g.phase = phase
-        g.current = current
+        g._phase = phase
+        g._current = current
 
         # The board.
-        g.owner = [-1] * len(game_map.routes)
-        g.station_owner = [-1] * len(game_map.cities)
+        g._owner = [-1] * len(game_map.routes)
+        g._station_owner = [-1] * len(game_map.cities)
         for p, entry in enumerate(players):
             for name in entry["routes"]:
-                g.owner[game_map.route(name).index] = p
+                g._owner[game_map.route(name).index] = p
             for name in entry["station_cities"]:
-                g.station_owner[game_map.city(name).index] = p
+                g._station_owner[game_map.city(name).index] = p
         g._rebuild_indexes()
-        g.trains = [p["trains"] for p in players]
-        g.stations_left = [p["stations"] for p in players]
-        g.scores = [p["score"] for p in players]
-        g.face_up = [-1 if c is None else card(c) for c in view["face_up"]]
-        g.discard = [card(c) for c, k in sorted(view["discard_pile"].items()) for _ in range(k)]
-        g.reshuffles = []
-        g.forced_reshuffles = None
+        g._trains = [p["trains"] for p in players]
+        g._stations_left = [p["stations"] for p in players]
+        g._scores = [p["score"] for p in players]
+        g._face_up = [-1 if c is None else card(c) for c in view["face_up"]]
+        g._discard = [card(c) for c, k in sorted(view["discard_pile"].items()) for _ in range(k)]
+        g._reshuffles = []
+        g._forced_reshuffles = None
 
         # The seat's own hand and tickets.
         me = players[seat]
-        g.hands = [[0] * (ncol + 1) for _ in range(n)]
+        g._hands = [[0] * (ncol + 1) for _ in range(n)]
         for name, k in me["hand"].items():
-            g.hands[seat][card(name)] += k
-        g.tickets = [[] for _ in range(n)]
-        g.tickets[seat] = [game_map.ticket(t).index for t in me["tickets"]]
+            g._hands[seat][card(name)] += k
+        g._tickets = [[] for _ in range(n)]
+        g._tickets[seat] = [game_map.ticket(t).index for t in me["tickets"]]
         own_offer = [game_map.ticket(t).index for t in turn.get("tickets_offered", [])]
         self.offer_count: int = len(own_offer) if own_offer else int(turn.get("tickets_offered_count", 0))
-        g.offered = own_offer
+        g._offered = own_offer
 
         # Seen cards: own hand, the row, the discard pile, a pending tunnel's cards.
-        seen = g.hands[seat][:]
-        for c in g.face_up:
+        seen = g._hands[seat][:]
+        for c in g._face_up:
             if c >= 0:
                 seen[c] += 1
-        for c in g.discard:
+        for c in g._discard:
             seen[c] += 1
         g._clear_tunnel()
         if phase == TUNNEL:
             claim = log[-1]
             paid = {card(k): v for k, v in claim["cards"].items()}
             route = game_map.route(turn["tunnel_route"])
-            g.t_route = route.index
-            g.t_wild = paid.get(wild, 0)
+            g._t_route = route.index
+            g._t_wild = paid.get(wild, 0)
             colours = [c for c in paid if c != wild and paid[c]]
-            g.t_color = colours[0] if colours else wild
-            g.t_extra = turn["tunnel_extra"]
-            g.t_revealed = [card(c) for c in turn["tunnel_reveal"]]
+            g._t_color = colours[0] if colours else wild
+            g._t_extra = turn["tunnel_extra"]
+            g._t_revealed = [card(c) for c in turn["tunnel_reveal"]]
             for c, k in paid.items():
                 seen[c] += k
-            for c in g.t_revealed:
+            for c in g._t_revealed:
                 seen[c] += 1
 
         # The log: the final round's trigger, setup keeps, the history (and from it the known cards).
@@ -221,18 +221,18 @@ class InfoSet:
                 if trigger < 0 and trains[p] <= rules.end_trigger_pieces:
                     trigger = p
             history.append((p, aid, detail))
-        g.history = history
+        g._history = history
         known = KnownCards(game_map, n).read(g)  # cards taken face up and not played since (own hand: exact)
-        if trains != g.trains:
+        if trains != g._trains:
             raise ValueError("the view's trains do not match its log")
-        g.final_turns = -1 if trigger < 0 else n - (current - trigger - 1) % n
+        g._final_turns = -1 if trigger < 0 else n - (current - trigger - 1) % n
         in_progress = 1 if phase in (SECOND_CARD, TUNNEL, CHOOSE_TICKETS) else 0
         passes = 0
         for entry in reversed(log[:len(log) - in_progress]):
             if entry["action"] != "pass":
                 break
             passes += 1
-        g.passes = passes if phase != CHOOSE_SETUP else 0
+        g._passes = passes if phase != CHOOSE_SETUP else 0
 
         # Hidden cards: what is left of every card type once the seen and known ones are out.
         totals = [game_map.per_color] * ncol + [game_map.wild_count]
@@ -256,7 +256,7 @@ class InfoSet:
         self._offer_slots = last_offer if phase == CHOOSE_TICKETS and current != seat else []
         if self._offer_slots and len(self._offer_slots) != self.offer_count:
             raise ValueError("the view's ticket offer does not match its log")
-        mine = set(g.tickets[seat]) | set(own_offer) | set(boxed)
+        mine = set(g._tickets[seat]) | set(own_offer) | set(boxed)
         mine.update(t for t in slots if t >= 0)
         mine.update(t for t in self._offer_slots if t >= 0)
         self._box = rules.setup_returned == "box"
@@ -348,12 +348,12 @@ class InfoSet:
                 for c in cards[pos:pos + self._unknown[q]]:
                     hand[c] += 1
                 pos += self._unknown[q]
-                g.hands[q] = hand
-                g.tickets[q] = deal.tickets[q][:]
-        g.deck = cards[pos:]
+                g._hands[q] = hand
+                g._tickets[q] = deal.tickets[q][:]
+        g._deck = cards[pos:]
         used = [0] * n
         for i, q, count in self._keeps:  # each keep of another seat names its tickets, in the order held
-            g.history[i] = (q, g.history[i][1], tuple(g.tickets[q][used[q]:used[q] + count]))
+            g._history[i] = (q, g._history[i][1], tuple(g._tickets[q][used[q]:used[q] + count]))
             used[q] += count
 
         long_pool = deal.long_pool[:]
@@ -365,19 +365,19 @@ class InfoSet:
             regular_pool = long_pool
         n_long, n_regular = self.map.rules.setup_long_tickets, self.map.rules.setup_regular_tickets
         setup_offers: list[list[int]] = [[] for _ in range(n)]
-        if g.phase == CHOOSE_SETUP:
-            for q in range(g.current, n):
-                if q == g.current and g.offered:
-                    setup_offers[q] = g.offered[:]
+        if g._phase == CHOOSE_SETUP:
+            for q in range(g._current, n):
+                if q == g._current and g._offered:
+                    setup_offers[q] = g._offered[:]
                 else:
                     setup_offers[q] = _take(long_pool, n_long) + _take(regular_pool, n_regular)
-            g.offered = setup_offers[g.current][:]
-        elif g.phase == CHOOSE_TICKETS and not g.offered:
-            g.offered = _fill(self._offer_slots, regular_pool) if self._offer_slots else _take(
+            g._offered = setup_offers[g._current][:]
+        elif g._phase == CHOOSE_TICKETS and not g._offered:
+            g._offered = _fill(self._offer_slots, regular_pool) if self._offer_slots else _take(
                 regular_pool, self.offer_count)
         g._setup_offers = setup_offers
-        g.ticket_deck = _fill(self._slots, regular_pool)
-        g.rng = Rng(rng.getrandbits(64))
+        g._ticket_deck = _fill(self._slots, regular_pool)
+        g._rng = Rng(rng.getrandbits(64))
         return g
 
     def _given(self, setup_kept: Sequence[Sequence[int] | None] | None, long_pool: list[int],

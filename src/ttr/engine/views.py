@@ -102,18 +102,18 @@ class SeatView:
     def of(cls, game: Game, seat: int | None) -> SeatView:
         """The view of `seat` (its own hand, tickets and offer; counts for everyone else), or with
         `seat=None` a spectator's (no hand, no ticket, no offer)."""
-        if seat is not None and not 0 <= seat < game.n:
-            raise ValueError(f"no seat {seat} in a {game.n}-player game")
+        if seat is not None and not 0 <= seat < game._n:
+            raise ValueError(f"no seat {seat} in a {game._n}-player game")
         viewer = NOBODY if seat is None else seat
-        names = game.map.card_names
+        names = game._map.card_names
         discard = [0] * len(names)
-        for card in game.discard:
+        for card in game._discard:
             discard[card] += 1
-        over = game.phase == OVER
+        over = game._phase == OVER
         return cls(
-            seat=seat, map=game.map.name, over=over, turn=_turn(game, viewer, with_log=True),
-            face_up=tuple(names[c] if c >= 0 else None for c in game.face_up),
-            deck_size=len(game.deck), discard_size=len(game.discard), ticket_deck_size=len(game.ticket_deck),
+            seat=seat, map=game._map.name, over=over, turn=_turn(game, viewer, with_log=True),
+            face_up=tuple(names[c] if c >= 0 else None for c in game._face_up),
+            deck_size=len(game._deck), discard_size=len(game._discard), ticket_deck_size=len(game._ticket_deck),
             players=_players(game, viewer), final=final_score(game) if over else None,
             final_turns=game.turns_left,
             discard_pile={names[c]: n for c, n in enumerate(discard) if n},
@@ -157,8 +157,8 @@ class SeatView:
 
 def seat_view(game: Game, seat: int) -> dict[str, Any]:
     """The wire form of what `seat` may see (`SeatView.of(game, seat).to_json()`)."""
-    if not 0 <= seat < game.n:
-        raise ValueError(f"no seat {seat} in a {game.n}-player game")
+    if not 0 <= seat < game._n:
+        raise ValueError(f"no seat {seat} in a {game._n}-player game")
     return SeatView.of(game, seat).to_json()
 
 
@@ -169,17 +169,17 @@ def public_view(game: Game) -> dict[str, Any]:
 
 def full_state(game: Game, error: dict[str, Any] | None = None) -> dict[str, Any]:
     """The whole state, as `ttr replay --json` prints it (spec/records.md)."""
-    over = game.phase == OVER
+    over = game._phase == OVER
     turn = _turn(game, EVERYONE, with_log=False)
-    names = game.map.card_names
+    names = game._map.card_names
     return {
         "status": "finished" if over else "in_progress",
         "error": error,
         "turn": turn.to_json() if turn is not None else None,
-        "face_up": [names[c] if c >= 0 else None for c in game.face_up],
-        "deck_size": len(game.deck),
-        "discard_size": len(game.discard),
-        "ticket_deck_size": len(game.ticket_deck),
+        "face_up": [names[c] if c >= 0 else None for c in game._face_up],
+        "deck_size": len(game._deck),
+        "discard_size": len(game._discard),
+        "ticket_deck_size": len(game._ticket_deck),
         "players": [p.to_json() for p in _players(game, EVERYONE)],
         "final": final_score(game).to_json() if over else None,
     }
@@ -191,46 +191,46 @@ def _visible(viewer: int, seat: int) -> bool:
 
 def _turn(game: Game, viewer: int, with_log: bool) -> TurnView | None:
     """The turn as `viewer` sees it; `with_log`: with the views' extra keys (tunnel route, offer count)."""
-    if game.phase == OVER:
+    if game._phase == OVER:
         return None
-    m = game.map
+    m = game._map
     names = m.card_names
     reveal = route = extra = offered = count = None
-    if game.phase == TUNNEL:
-        reveal = tuple(names[c] for c in game.t_revealed)
+    if game._phase == TUNNEL:
+        reveal = tuple(names[c] for c in game._t_revealed)
         if with_log:
-            route = m.routes[game.t_route].name
-            extra = game.t_extra
-    if game.phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
-        if _visible(viewer, game.current):
-            offered = tuple(m.tickets[t].name for t in game.offered)
+            route = m.routes[game._t_route].name
+            extra = game._t_extra
+    if game._phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
+        if _visible(viewer, game._current):
+            offered = tuple(m.tickets[t].name for t in game._offered)
         elif with_log:
-            count = len(game.offered)
-    return TurnView(player=game.current, phase=game.phase_name, tunnel_reveal=reveal, tunnel_route=route,
+            count = len(game._offered)
+    return TurnView(player=game._current, phase=game.phase_name, tunnel_reveal=reveal, tunnel_route=route,
                     tunnel_extra=extra, tickets_offered=offered, tickets_offered_count=count)
 
 
 def _players(game: Game, viewer: int) -> tuple[PlayerView, ...]:
-    m = game.map
+    m = game._map
     names = m.card_names
-    routes_of: list[list[str]] = [[] for _ in range(game.n)]
-    for r, owner in enumerate(game.owner):
+    routes_of: list[list[str]] = [[] for _ in range(game._n)]
+    for r, owner in enumerate(game._owner):
         if owner >= 0:
             routes_of[owner].append(m.routes[r].name)
-    stations_of: list[list[str]] = [[] for _ in range(game.n)]
-    for city, owner in enumerate(game.station_owner):
+    stations_of: list[list[str]] = [[] for _ in range(game._n)]
+    for city, owner in enumerate(game._station_owner):
         if owner >= 0:
             stations_of[owner].append(m.cities[city].name)
     out = []
-    for p in range(game.n):
-        hand = game.hands[p]
+    for p in range(game._n):
+        hand = game._hands[p]
         own = _visible(viewer, p)
         out.append(PlayerView(
-            name=game.players[p], score=game.scores[p], trains=game.trains[p], stations=game.stations_left[p],
-            hand_size=sum(hand), ticket_count=len(game.tickets[p]),
+            name=game._players[p], score=game._scores[p], trains=game._trains[p], stations=game._stations_left[p],
+            hand_size=sum(hand), ticket_count=len(game._tickets[p]),
             routes=tuple(routes_of[p]), station_cities=tuple(stations_of[p]),
             hand={names[c]: hand[c] for c in range(len(hand)) if hand[c]} if own else None,
-            tickets=tuple(m.tickets[t].name for t in game.tickets[p]) if own else None,
+            tickets=tuple(m.tickets[t].name for t in game._tickets[p]) if own else None,
         ))
     return tuple(out)
 
@@ -246,21 +246,21 @@ def public_log(game: Game, viewer: int = NOBODY) -> list[dict[str, Any]]:
 
 def _log_entries(game: Game, viewer: int) -> list[Mapping[str, Any]]:
     """The log as `viewer` sees it: the entries kept with the game themselves (not copies; read only)."""
-    cache: list[tuple[int, dict[str, Any], dict[str, Any] | None]] = game.view_cache.setdefault("log", [])
-    if len(cache) > len(game.history):  # a history rewound by hand: start again
+    cache: list[tuple[int, dict[str, Any], dict[str, Any] | None]] = game._view_cache.setdefault("log", [])
+    if len(cache) > len(game._history):  # a history rewound by hand: start again
         cache.clear()
-    if len(cache) < len(game.history):
+    if len(cache) < len(game._history):
         _extend_log(game, cache)
     return [own if own is not None and _visible(viewer, p) else public for p, public, own in cache]
 
 
 def _extend_log(game: Game, cache: list[tuple[int, dict[str, Any], dict[str, Any] | None]]) -> None:
     """Add the log entries of the actions not in `cache` yet: (seat, what all see, what the seat sees)."""
-    m = game.map
+    m = game._map
     names = m.card_names
-    cat = game.cat
-    tunnel_colour: int = game.view_cache.get("tunnel_colour", -1)
-    for p, aid, detail in game.history[len(cache):]:
+    cat = game._cat
+    tunnel_colour: int = game._view_cache.get("tunnel_colour", -1)
+    for p, aid, detail in game._history[len(cache):]:
         kind = cat.kind[aid]
         entry: dict[str, Any] = {"player": p}
         own: dict[str, Any] | None = None
@@ -285,17 +285,17 @@ def _extend_log(game: Game, cache: list[tuple[int, dict[str, Any], dict[str, Any
                 entry["tunnel_reveal"] = [names[c] for c in detail]
                 tunnel_colour = cat.b[aid]
         cache.append((p, entry, own))
-    game.view_cache["tunnel_colour"] = tunnel_colour
+    game._view_cache["tunnel_colour"] = tunnel_colour
 
 
 def _pay_cards(game: Game, aid: int, colour: int) -> dict[str, int]:
-    names = game.map.card_names
-    x, w = game.cat.a[aid], game.cat.c[aid]
+    names = game._map.card_names
+    x, w = game._cat.a[aid], game._cat.c[aid]
     cards: dict[str, int] = {}
     if x - w:
         cards[names[colour]] = x - w
     if w:
-        cards[names[game.wild]] = w
+        cards[names[game._wild]] = w
     return cards
 
 

@@ -11,6 +11,8 @@ played since, as `ttr.engine.sample` keeps them in a sampled hand).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ttr.engine import Game
@@ -117,7 +119,7 @@ class ObservationEncoder:
             o = off["discard"]
             head[o:o + cards] = [discard.count(c) for c in range(cards)]
         o = off["piles"]
-        head[o:o + 3] = (len(game.deck), len(discard), len(game.ticket_deck))
+        head[o:o + 3] = (game.deck_size, len(discard), game.ticket_deck_size)
         o = off["players"]
         hands, tickets, trains, scores = game.hands, game.tickets, game.trains, game.scores
         stations = game.stations_left
@@ -182,7 +184,7 @@ class ObservationEncoder:
             out[o + np.asarray(held, dtype=np.intp)] = 1.0
             self._joined(out, owner, seat, held)
 
-    def _joined(self, out: np.ndarray, owner: np.ndarray, seat: int, held: list[int]) -> None:
+    def _joined(self, out: np.ndarray, owner: np.ndarray, seat: int, held: Sequence[int]) -> None:
         """Mark the held tickets whose two cities the seat's own routes connect (stations not counted)."""
         mine = np.flatnonzero(owner == seat)
         if not mine.size:

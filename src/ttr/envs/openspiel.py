@@ -282,7 +282,7 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
         sampled = InfoSet(self._data.game_map, view).sample(rng)
         new = self.clone_state()
         new.core.game = sampled
-        new._ticket_unknown = len(sampled.ticket_deck)
+        new._ticket_unknown = sampled.ticket_deck_size
         m = self._data.game_map
         for q in range(self._data.num_seats):
             if q != player_id:
@@ -361,7 +361,7 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
         trial.set_chance(None)
         if kind == "deal":
             self._dealing = False
-            self._ticket_unknown = len(trial.ticket_deck)
+            self._ticket_unknown = trial.ticket_deck_size
         elif arg == self.core.cat.draw_tickets:
             self._ticket_unknown -= len(self._tickets)
         self.core.game = trial

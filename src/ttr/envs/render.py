@@ -20,7 +20,7 @@ def ansi(game: Game) -> str:
     names = m.card_names
     lines = [f"{m.title}: {game.phase_name}" + ("" if game.is_over else f", {game.players[game.current]} to move")]
     lines.append("face up: " + " ".join(names[c] if c >= 0 else "-" for c in game.face_up)
-                 + f" | deck {len(game.deck)}, discard {len(game.discard)}, tickets {len(game.ticket_deck)}")
+                 + f" | deck {game.deck_size}, discard {len(game.discard)}, tickets {game.ticket_deck_size}")
     for p in range(game.n):
         routes = [m.routes[r].name for r, o in enumerate(game.owner) if o == p]
         lines.append(f"{game.players[p]}: score {game.scores[p]}, trains {game.trains[p]}, "

@@ -101,8 +101,8 @@ class Board:
         """The `Board` that `from_view` would read from `seat_view(game, seat)`, taken from the game directly
         (for search on sampled games, where building views would cost most of the time)."""
         m = ix.game_map
-        owner = game.owner[:]
-        station_at = game.station_owner[:]
+        owner = list(game.owner)
+        station_at = list(game.station_owner)
         signature = (*owner, *station_at)
         small = doubles.single_use(m, game.n)
         key = (-1 if small else seat, signature)  # in a small game no route is closed to one seat only
@@ -113,21 +113,21 @@ class Board:
                 ix.open_routes.clear()
             ix.open_routes[key] = found
         is_open = found[:]
-        trains = game.trains[:]
+        trains = list(game.trains)
         phase = game.phase
         tunnel = phase == TUNNEL
         return cls(
             ix=ix, seat=seat, n=game.n, phase=PHASE_NAMES[phase], owner=owner, open=is_open,
-            hand=game.hands[seat][:], trains=trains, stations_left=game.stations_left[:],
-            station_at=station_at, scores=game.scores[:], tickets=game.tickets[seat][:],
-            offered=game.offered[:] if phase in (CHOOSE_SETUP, CHOOSE_TICKETS) and game.current == seat else [],
-            face_up=game.face_up[:], ticket_deck_size=len(game.ticket_deck), deck_size=len(game.deck),
+            hand=list(game.hands[seat]), trains=trains, stations_left=list(game.stations_left),
+            station_at=station_at, scores=list(game.scores), tickets=list(game.tickets[seat]),
+            offered=list(game.offered) if phase in (CHOOSE_SETUP, CHOOSE_TICKETS) and game.current == seat else [],
+            face_up=list(game.face_up), ticket_deck_size=game.ticket_deck_size, deck_size=game.deck_size,
             discard_size=len(game.discard), tunnel_route=game.t_route if tunnel else -1,
             tunnel_extra=game.t_extra if tunnel else 0,
             final_round=game.final_round,
             signature=signature,
             abandoned_tunnel=(abandoned_in_history(game, seat)
-                              if len(game.deck) + len(game.discard) <= FEW_CARDS_TO_REVEAL else -1),
+                              if game.deck_size + len(game.discard) <= FEW_CARDS_TO_REVEAL else -1),
             tunnels_abandoned=tunnels_abandoned_in_history(game, seat),
         )
 
