@@ -46,7 +46,7 @@ from ttr.bots import BOTS, make_bot
 from ttr.bots.base import legal_actions
 from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import Board
-from ttr.engine import Action, Game, seat_view
+from ttr.engine import Action, Game, seat_view, surgery
 from ttr.engine.phases import MAIN
 from ttr.engine.sample import InfoSet
 from ttr.maps import GameMap, load_map
@@ -64,16 +64,7 @@ def with_real_tickets(world: Game, real: Game, seat: int) -> Game:
             if t in world.tickets[q]:
                 continue
             out = next(x for x in world.tickets[q] if x not in want)
-            for p in range(world.n):
-                if p != q and t in world.tickets[p]:
-                    world.tickets[p][world.tickets[p].index(t)] = out
-                    break
-            else:
-                for pile in (world.ticket_deck, world.offered):
-                    if t in pile:
-                        pile[pile.index(t)] = out
-                        break
-            world.tickets[q][world.tickets[q].index(out)] = t
+            surgery.trade_tickets(world, t, out)
     return world
 
 

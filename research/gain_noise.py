@@ -45,7 +45,7 @@ from ttr.bots import make_bot
 from ttr.bots.base import legal_actions
 from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import Board
-from ttr.engine import Action, Game, seat_view
+from ttr.engine import Action, Game, seat_view, surgery
 from ttr.engine.phases import MAIN
 from ttr.engine.sample import InfoSet
 from ttr.maps import load_map
@@ -57,7 +57,7 @@ def deck_redealt(world: Game, rng: random.Random) -> Game:
     """A copy of `world` with only the train deck's order dealt again: hands, tickets, face-up cards and the
     discard pile as they were."""
     copy = world.copy()
-    rng.shuffle(copy.deck)
+    surgery.shuffle_deck(copy, rng)
     return copy
 
 

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 from ttr.bots import make_bot
 from ttr.bots.base import legal_actions
 from ttr.bots.mcts import MctsBot
-from ttr.engine import Game, final_score, seat_view
+from ttr.engine import Game, final_score, seat_view, surgery
 from ttr.engine.sample import InfoSet
 from ttr.maps import GameMap, load_map
 
@@ -49,17 +49,11 @@ def with_real_hands(world: Game, real: Game, seat: int, rng: random.Random) -> G
     and its deck are pooled, the real hands taken out of the pool and the rest shuffled into the deck, so
     every card stays once. (The pool holds every card `seat` has not seen, which the real hands are made of.)"""
     others = [q for q in range(world.n) if q != seat]
-    pool = list(world.deck)
     for q in others:
-        for card, count in enumerate(world.hands[q]):
-            pool += [card] * count
+        surgery.return_to_deck(world, q, list(world.hands[q]))
     for q in others:
-        for card, count in enumerate(real.hands[q]):
-            for _ in range(count):
-                pool.remove(card)
-        world.hands[q] = real.hands[q][:]
-    rng.shuffle(pool)
-    world.deck = pool
+        surgery.set_hand(world, q, real.hands[q])
+    surgery.shuffle_deck(world, rng)
     return world
 
 

@@ -19,7 +19,7 @@ import time
 from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import Board
 from ttr.bots.playout import GreedyPlayout
-from ttr.engine import Game, seat_view
+from ttr.engine import Game, seat_view, surgery
 from ttr.engine.phases import MAIN
 from ttr.engine.sample import InfoSet
 from ttr.maps import load_map
@@ -60,7 +60,7 @@ def bench(map_name: str, players: int, games: int, worlds: int, seed: int) -> tu
         dealt = [bot.sample_world(info, rng, belief) for _ in range(worlds)]
         cpu += time.process_time() - start
         for world in dealt:
-            digest.update(repr((world.tickets, world.deck, world.ticket_deck)).encode())
+            digest.update(repr((world.tickets, surgery.hidden_deck(world), surgery.hidden_ticket_deck(world))).encode())
     return 1000 * cpu / max(1, len(found) * worlds), len(found), digest.hexdigest()[:12]
 
 

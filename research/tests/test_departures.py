@@ -20,7 +20,7 @@ def load_script() -> ModuleType:
 
 
 def every_ticket(game: Game) -> Counter[int]:
-    return Counter([t for hand in game.tickets for t in hand] + list(game.ticket_deck) + list(game.offered))
+    return Counter([t for hand in game.tickets for t in hand] + list(game._ticket_deck) + list(game.offered))
 
 
 @pytest.mark.parametrize(("map_name", "players"), [("europe", 2), ("new_york", 3)])

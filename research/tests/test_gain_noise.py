@@ -25,9 +25,9 @@ def test_a_deck_dealt_again_keeps_every_hand_ticket_and_face_up_card() -> None:
         world = script.deck_redealt(game, random.Random(k))
         assert world.hands == game.hands and world.tickets == game.tickets
         assert world.face_up == game.face_up and world.discard == game.discard
-        assert Counter(world.deck) == Counter(game.deck)  # the same cards, in another order
-        orders.add(tuple(world.deck))
-    assert len(orders) > 1 and game.deck == greedy_main_turn("europe", 2, seed=4, seat=0, after=20)[1].deck
+        assert Counter(world._deck) == Counter(game._deck)  # the same cards, in another order
+        orders.add(tuple(world._deck))
+    assert len(orders) > 1 and game._deck == greedy_main_turn("europe", 2, seed=4, seat=0, after=20)[1]._deck
 
 
 def test_each_candidate_gets_its_gain_and_a_spread_in_both_readings() -> None:

@@ -28,7 +28,7 @@ def load_script() -> ModuleType:
 
 def unseen_cards(game: Game, seat: int) -> Counter[int]:
     """The deck and every other seat's hand: the cards `seat` cannot see."""
-    cards = Counter(game.deck)
+    cards = Counter(game._deck)
     for q, hand in enumerate(game.hands):
         if q != seat:
             cards.update({card: count for card, count in enumerate(hand) if count})

@@ -186,7 +186,8 @@ def test_E_DRAW_7_an_empty_face_up_slot_fills_again_once_cards_come_back() -> No
     positions.move_cards(game, positions.DECK, hoard)
     positions.move_cards(game, positions.DISCARD, hoard)
     positions.move_card(game, game.face_up[0], positions.row(0), hoard)
-    positions.move_card(game, game.map.card("black"), hoard, positions.hand(0))  # a card to play; taken from seat 1's hoard
+    black = game.map.card("black")
+    positions.move_card(game, black, hoard, positions.hand(0))  # a card to play; taken from seat 1's hoard
     assert game.face_up[0] == -1
     game.apply(Action("claim_route", route="Amsterdam-Bruxelles", cards=Action.make_cards({"black": 1})))
     assert game.face_up[0] == game.map.card("black")  # the one discarded card, reshuffled into the row

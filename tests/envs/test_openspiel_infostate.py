@@ -12,6 +12,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 import ttr.envs.openspiel  # noqa: E402, F401  # registers python_ttr
+from ttr.engine import surgery  # noqa: E402
 from ttr.engine.actions import DRAW_DECK, KEEP_TICKETS  # noqa: E402
 from ttr.envs.observation import ObservationEncoder  # noqa: E402
 from ttr.maps import load_map  # noqa: E402
@@ -77,17 +78,10 @@ def hide_differently(state: object, seat: int, seed: int) -> object:
         held = [c for c, k in enumerate(hand) if k]
         swap = [c for c in game._deck if c not in held[:1]]
         if held and swap:
-            out, into = held[0], swap[0]
-            hand[out] -= 1
-            hand[into] += 1
-            game._deck.remove(into)
-            game._deck.append(out)
+            assert surgery.exchange_with_deck(game, q, held[0], swap[0])
         if game.tickets[q] and game._ticket_deck:
-            game.tickets[q] = game.tickets[q][:]
-            i = game.tickets[q][0]
-            game.tickets[q][0] = game._ticket_deck[-1]
-            game._ticket_deck[-1] = i
-    rng.shuffle(game._deck)
+            surgery.swap_hidden_ticket(game, q, game.tickets[q][0], game._ticket_deck[-1])
+    surgery.shuffle_deck(game, rng)
     kind = game.cat.kind
     history = []
     for p, aid, detail in game.history:
@@ -96,7 +90,7 @@ def hide_differently(state: object, seat: int, seed: int) -> object:
         elif p != seat and kind[aid] == KEEP_TICKETS:
             detail = tuple(reversed(detail))
         history.append((p, aid, detail))
-    game.history = history
+    game._history = history  # the others' draws and keeps told otherwise: what seat `seat` must not see
     return other
 
 
@@ -121,8 +115,7 @@ def test_the_tensor_shows_the_seats_own_cards_and_returned_tickets() -> None:
     g = changed.core.game
     held = next(c for c, k in enumerate(g.hands[0]) if k)
     into = next(c for c in g._deck if c != held)
-    g.hands[0][held] -= 1
-    g.hands[0][into] += 1
+    assert surgery.exchange_with_deck(g, 0, held, into)
     assert changed.information_state_tensor(0) != state.information_state_tensor(0)
     assert changed.information_state_tensor(1) == state.information_state_tensor(1)
     # the tickets a seat gave back are in its own tensor, and in no one else's

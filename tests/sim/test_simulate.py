@@ -186,7 +186,7 @@ def test_settings_mismatch_and_a_file_as_out_via_the_cli(tmp_path: Path, capsys:
 
 def test_turns_count_turns_not_actions() -> None:
     game = Game.new(load_map("new_york"), 2, seed=1)
-    game.history = [(0, 0, ()), (1, 0, ()), (0, 1, ()), (0, 2, ()), (1, 3, ()), (0, 4, ())]
+    game._history = [(0, 0, ()), (1, 0, ()), (0, 1, ()), (0, 2, ()), (1, 3, ()), (0, 4, ())]
     assert _turns(game) == 3  # setup choices (0, 1), then turns of 0 (two actions), 1, 0
 
 

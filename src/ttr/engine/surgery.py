@@ -55,6 +55,18 @@ def offer_setup_tickets(game: Game, offer: Sequence[int]) -> None:
     game._offered = offer
 
 
+def trade_tickets(game: Game, a: int, b: int) -> None:
+    """Tickets `a` and `b` trade every place: where one was held, offered, in the ticket deck, out of the
+    game, in the starting orders and in the history's keeps, the other is now (a world where the two were
+    dealt the other way round). `ValueError` for a ticket the map lacks."""
+    count = len(game._map.tickets)
+    for t in (a, b):
+        if not 0 <= t < count:
+            raise ValueError(f"the map has no ticket {t}")
+    if a != b:
+        _relabel_tickets(game, {a: b, b: a})
+
+
 def _relabel_tickets(game: Game, trade: dict[int, int]) -> None:
     """Rename tickets everywhere in the game at once (`trade` maps each to its new name: a permutation)."""
 
