@@ -46,7 +46,7 @@ from ttr.bots import BOTS, make_bot
 from ttr.bots.base import legal_actions
 from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import Board
-from ttr.engine import Action, Game, seat_view
+from ttr.engine import Action, Game, SeatView
 from ttr.engine.phases import MAIN
 from ttr.engine.sample import InfoSet
 from ttr.maps import GameMap, load_map
@@ -96,7 +96,7 @@ class Probe(MctsBot):
         self.fresh_worlds = worlds
         self.rows: list[dict[str, Any]] = []
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
         """The search's move; a departure is valued as the module says."""
         action = super().choose(view, legal)
         if not self.last_values:
@@ -104,8 +104,8 @@ class Probe(MctsBot):
         guide_action = self.guide.choose(view, legal)
         if action == guide_action:
             return action
-        info = InfoSet(self.game_map, view)
-        rng = random.Random(len(view["log"]))
+        info = InfoSet(self.game_map, view.to_json())
+        rng = random.Random(len(view.log))
         belief = self.belief_of(view, Board.from_view(self.guide.ix, view))
         first = self.sample_world(info, rng, belief)
         guide = first.encode(guide_action)
@@ -132,7 +132,7 @@ def play(game_map: GameMap, players: int, seed: int, worlds: int, iterations: in
     bots = [probe if q == me else make_bot("greedy", game_map, q, seed) for q in range(players)]
     while not game.is_over:
         ids, legal = legal_actions(game)
-        action = bots[game.current].choose(seat_view(game, game.current), legal)
+        action = bots[game.current].choose(SeatView.of(game, game.current), legal)
         game.apply_unchecked(ids[legal.index(action)])
     return probe.rows
 
@@ -192,7 +192,7 @@ def real_gain(bot: MctsBot, game: Game, view: dict[str, Any], action: Action, gu
               worlds: int, seed: int) -> float:
     """`action`'s mean gain over `guide_action` in `worlds` worlds of the seat's view with the other seats'
     real tickets, the other seats playing greedy; the worlds depend on `seed` only."""
-    info = InfoSet(bot.game_map, view)
+    info = InfoSet(bot.game_map, view.to_json())
     rng = random.Random(seed)
     playouts = bot.playouts_for(game.n)[0]  # the other seats as greedy: they are greedy here
     key, guide = game.encode(action), game.encode(guide_action)
@@ -218,7 +218,7 @@ def position_rows(game_map: GameMap, players: int, seed: int, specs: list[str], 
     while not game.is_over and (turns is None or turn < turns):
         ids, legal = legal_actions(game)
         seat = game.current
-        view = seat_view(game, seat)
+        view = SeatView.of(game, seat)
         if seat == me and game.phase == MAIN and len(legal) > 1:
             turn += 1
             laid = game_map.rules.pieces - min(game.trains)

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 from ttr.bots import make_bot
 from ttr.bots.base import legal_actions
 from ttr.bots.mcts import MctsBot
-from ttr.engine import Game, final_score, seat_view
+from ttr.engine import Game, SeatView, final_score
 from ttr.engine.sample import InfoSet
 from ttr.maps import GameMap, load_map
 
@@ -104,7 +104,7 @@ def one_game(args: tuple[str, int, str, int, int, dict[str, Any]]) -> dict[str, 
     while not game.is_over:
         seat = game.current
         ids, legal = legal_actions(game)
-        action = bots[seat].choose(seat_view(game, seat), legal)
+        action = bots[seat].choose(SeatView.of(game, seat), legal)
         game.apply_id(ids[legal.index(action)])
     scores = final_score(game).to_json()
     totals = [row["total"] for row in scores["players"]]

@@ -81,7 +81,7 @@ from ttr.bots.setup_keeps import SetupKeeps
 from ttr.bots.setup_prior import long_held_odds
 from ttr.bots.styles import POLICIES, Greedy, GreedyLong, Policy
 from ttr.bots.tracking import WorldFilter
-from ttr.engine import Action, Game
+from ttr.engine import Action, Game, SeatView
 from ttr.engine import actions as A
 from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD
 from ttr.engine.sample import InfoSet, TicketDeal
@@ -168,7 +168,7 @@ class MctsBot(BaseBot):
         self._long_odds: dict[int, list[float]] | None = None  # per setup keep count, long tickets held (odds)
         self._filter: WorldFilter | None = None  # the worlds kept in step with the game (`track`)
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
         """The guide's move, unless the search finds a candidate clearly better on the sampled worlds."""
         self.last_iterations = 0
         self.last_actions = 0
@@ -176,12 +176,12 @@ class MctsBot(BaseBot):
         if len(legal) == 1:
             return legal[0]
         clock = time.thread_time()  # the time budget counts from here: the guide, belief and worlds included
-        self._fit_guide(len(view["players"]))
+        self._fit_guide(len(view.players))
         guide_action = self.guide.choose(view, legal)
-        phase = view["turn"]["phase"]
+        phase = view.turn.phase if view.turn is not None else "game_over"
         if phase == "tunnel_payment" or (phase == "second_card" and not self.search_draws):
             return guide_action
-        info = InfoSet(self.game_map, view)
+        info = InfoSet(self.game_map, view.to_json())
         rng = self.rng
         board = Board.from_view(self.guide.ix, view)
         belief = self.belief_of(view, board) if self.belief else None
@@ -289,11 +289,11 @@ class MctsBot(BaseBot):
 
     # ------------------------------------------------------------------ the parts of a search
 
-    def belief_of(self, view: dict[str, Any], board: Board) -> TicketBelief:
+    def belief_of(self, view: SeatView, board: Board) -> TicketBelief:
         """The belief about the other seats' tickets from the view's claims and face-up picks, with the
         claims replayed (`replay_claims`; the replay is kept for the game and reads only new log entries).
         `board` is the view read into a `Board`."""
-        log = view["log"]
+        log = view.log
         replay = None
         if self.replay_claims:
             if self._replay is None or self._replay.seen > len(log):  # a new game
@@ -304,7 +304,7 @@ class MctsBot(BaseBot):
         return TicketBelief(self.guide.ix, board.owner, self.seat, board.n,
                             picks=face_up_picks(self.game_map, log, board.n), replay=replay)
 
-    def tracked(self, view: dict[str, Any], info: InfoSet, belief: TicketBelief | None) -> WorldFilter | None:
+    def tracked(self, view: SeatView, info: InfoSet, belief: TicketBelief | None) -> WorldFilter | None:
         """The worlds kept in step with the game, brought up to this view (`ttr.bots.tracking`), where `track`
         has the map and seat count and one policy models the other seats; else None."""
         n = info.n
@@ -437,7 +437,7 @@ class MctsBot(BaseBot):
 
     # ------------------------------------------------------------------ candidates
 
-    def candidates(self, game: Game, guide: int, view: dict[str, Any], legal: list[Action],
+    def candidates(self, game: Game, guide: int, view: SeatView, legal: list[Action],
                    belief: TicketBelief | None = None, board: Board | None = None,
                    worlds: list[Game] | None = None) -> list[int]:
         """The moves the search compares (catalogue ids, the guide's first); see the module docstring.
@@ -467,12 +467,12 @@ class MctsBot(BaseBot):
         draws = [aid for aid in ids if kind[aid] in is_draw]
         if draws and kind[guide] not in is_draw:
             out.append(draws[0])  # the blind draw when the deck has cards
-        plan = self.guide._current_plan(board)
+        plan = self.guide.current_plan(board)
         plan_links = {self.guide.ix.link[r] for r in plan.routes}
         link = self.guide.ix.link
         need = self.guide.plan_needs(plan, board)
-        # route -> the id of the card set greedy would pay it with (`GreedyBot._cheapest`)
-        best = {r: game.encode(self.guide._cheapest(board, options, need).action)
+        # route -> the id of the card set greedy would pay it with (`GreedyBot.cheapest_claim`)
+        best = {r: game.encode(self.guide.cheapest_claim(board, options, need).action)
                 for r, options in sort_options(self.guide.ix, legal).claims.items()}
         length = self.guide.ix.length
         claimed = {cat.a[aid] for aid in out if kind[aid] == A.CLAIM}
