@@ -34,6 +34,7 @@ search's own noise alone turns about a third of the results. With it:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import statistics
@@ -46,6 +47,7 @@ from ttr.bots import BOTS, make_bot
 from ttr.bots.base import legal_actions
 from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import Board
+from ttr.bots.search.config import SearchConfig
 from ttr.engine import Action, Game, SeatView
 from ttr.engine.phases import MAIN
 from ttr.engine.sample import InfoSet
@@ -141,12 +143,13 @@ STAGES = 5  # stages of a game, by the trains the leader has laid: Europe 0-9, 1
 
 
 def variant_class(name: str, knobs: dict[str, Any]) -> type[MctsBot]:
-    """`mcts` with `knobs` (its class attributes, such as `claims` or `margin`) laid over: the bot `name` of
-    `--variant NAME=JSON`. A knob it does not have, or a value of another type, is refused by name."""
+    """`mcts` with `knobs` (fields of its `SearchConfig`, such as `claims` or `margin`) laid over: the bot `name`
+    of `--variant NAME=JSON`. A knob it does not have, or a value of another type, is refused by name."""
+    fields = {f.name for f in dataclasses.fields(SearchConfig)}
     for knob, value in knobs.items():
-        if knob.startswith("_") or not hasattr(MctsBot, knob):
+        if knob not in fields:
             raise ValueError(f"--variant {name}: mcts has no knob {knob!r}")
-        current = getattr(MctsBot, knob)
+        current = getattr(MctsBot.config, knob)
         if callable(current) or isinstance(current, tuple):
             raise ValueError(f"--variant {name}: {knob!r} is not a number or flag JSON can set")
         numbers = (int, float)  # a bool is neither here: type(True) is bool
@@ -155,7 +158,8 @@ def variant_class(name: str, knobs: dict[str, Any]) -> type[MctsBot]:
             kinds = {bool: "true or false", int: "a whole number", float: "a number"}
             raise ValueError(f"--variant {name}: {knob} must be {kinds.get(type(current), 'as mcts has it')}, "
                              f"not {value!r}")
-    return type(f"Variant_{name}", (MctsBot,), {"name": name, **knobs})
+    config = dataclasses.replace(MctsBot.config, **knobs)
+    return type(f"Variant_{name}", (MctsBot,), {"name": name, "config": config})
 
 
 def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
@@ -188,7 +192,7 @@ def search_bot(spec: str, game_map: GameMap, seat: int, seed: int,
     return bot
 
 
-def real_gain(bot: MctsBot, game: Game, view: dict[str, Any], action: Action, guide_action: Action,
+def real_gain(bot: MctsBot, game: Game, view: SeatView, action: Action, guide_action: Action,
               worlds: int, seed: int) -> float:
     """`action`'s mean gain over `guide_action` in `worlds` worlds of the seat's view with the other seats'
     real tickets, the other seats playing greedy; the worlds depend on `seed` only."""

@@ -9,7 +9,7 @@ trains (`hand-early`) or only from then on (`hand-late`); the decks are still de
 reads the hidden game, so it is a measurement that lives here and never in a bot: the gap between a cheat
 and `none` on the same deals is the most that a better reading of those cards could win.
 
-Every world is dealt afresh from the belief (the world filter, `MctsBot.track`, is off), so the cheat is
+Every world is dealt afresh from the belief (the world filter, `assume_greedy_tracking`, is off), so the cheat is
 the only difference between runs. `--compare A B` then pairs two such files by deal and prints the wins of
 each, the deals each decided better, an exact sign test of that split, the mean gain in margin (the
 searched seat's score minus the best other's) with its standard error, and the same per seat.
@@ -26,8 +26,9 @@ import math
 import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from ttr.bots import make_bot
 from ttr.bots.base import legal_actions
@@ -66,7 +67,8 @@ def with_real_hands(world: Game, real: Game, seat: int, rng: random.Random) -> G
 class CheatingSearch(MctsBot):
     """`mcts` whose sampled worlds hold some of the other seats' real hidden cards (`cheat`, see the module)."""
 
-    track: ClassVar[dict[str, int]] = {}  # every world dealt afresh, so that the cheat is the only difference
+    config = replace(MctsBot.config, assume_greedy_tracking=False)  # every world dealt afresh, so that the cheat
+    # is the only difference
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, real: Game, cheat: str, early: int,
                  **budget: Any) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 from helpers import greedy_main_turn
 from ttr.bots.greedy import GreedyBot
@@ -158,7 +159,7 @@ def test_resampled_worlds_deal_the_other_seats_tickets_more_often() -> None:
         held = set(game.tickets[1])
         for resample in found:
             bot = MctsBot(game_map, 0, 1, iterations=10)
-            bot.resample = resample
+            bot.config = replace(bot.config, resample=resample)
             rng = random.Random(2)
             found[resample] += sum(len(held & set(bot.sample_world(info, rng, belief).tickets[1]))
                                    for _ in range(100))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from dataclasses import replace
 from itertools import pairwise
 from typing import Any
 
@@ -15,11 +16,12 @@ from ttr.bots import make_bot, play_game
 from ttr.bots.base import legal_actions
 from ttr.bots.budgets import FALLBACK_SECONDS
 from ttr.bots.greedy import GreedyBot
-from ttr.bots.mcts import MctsBot, MctsExpert, t_critical
+from ttr.bots.mcts import MctsBot, MctsExpert
 from ttr.bots.mcts_policy import estimate, ticket_paths
 from ttr.bots.planning import Board, map_index, sort_options
 from ttr.bots.playout import GreedyPlayout
 from ttr.bots.profiles import profile_of
+from ttr.bots.search.gate import t_critical
 from ttr.bots.styles import Greedy
 from ttr.engine import Action, Game, SeatView, final_score
 from ttr.engine import actions as A
@@ -482,7 +484,7 @@ def test_a_candidate_leaves_the_guide_only_when_clearly_better() -> None:
     bot = MctsBot(load_map("new_york"), 0, 1, iterations=10)
 
     def gate(gains: list[float]) -> bool:
-        return bot._clearly_better(sum(gains), sum(g * g for g in gains), len(gains))
+        return bot.clearly_better(sum(gains), sum(g * g for g in gains), len(gains))
 
     assert gate([3.0, 4.0, 5.0, 4.0])  # steady gains above the margin
     assert not gate([1.0, 1.5, 1.0, 1.5])  # steady, but below the margin (2 points)
@@ -491,8 +493,8 @@ def test_a_candidate_leaves_the_guide_only_when_clearly_better() -> None:
     steady = [1.5, 1.4, 1.6, 1.5]
     assert not gate(steady)
     two_seats = bot.margin_for(2)  # two-seat New York: the lower `wide_margin`, which a steady 1.5 clears
-    assert two_seats == 1.0 and bot._clearly_better(sum(steady), sum(g * g for g in steady), 4, two_seats)
-    assert bot.margin_for(4) == bot.margin == 2.0
+    assert two_seats == 1.0 and bot.clearly_better(sum(steady), sum(g * g for g in steady), 4, two_seats)
+    assert bot.margin_for(4) == bot.config.margin == 2.0
     assert MctsBot(load_map("europe"), 0, 1, iterations=10).margin_for(2) == 2.0
 
 
@@ -551,7 +553,7 @@ def test_the_time_budget_counts_the_whole_decision(monkeypatch: pytest.MonkeyPat
 
     def searched(slow_guide: bool) -> int:
         bot = MctsBot(game_map, 0, 1, time_limit=budget)
-        bot.prune = 1e9  # no candidate is dropped: every world plays them all
+        bot.config = replace(bot.config, prune=1e9)  # no candidate is dropped: every world plays them all
         if slow_guide:
             choose = bot.guide.choose
 
