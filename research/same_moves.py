@@ -7,8 +7,8 @@ per bot, the games whose actions differ (with the first differing move). A refac
 change a bot's play must show no difference.
 
 The cheap bots play every seat of their games; the search bots (`expert`, `mcts:N`) play seat 0 (or seat 1
-in odd games) against a mix of the cheap ones, and play fewer games (`--search-games`; `mcts` and `expert`
-at their full budget so many in two-seat New York only, one game elsewhere and none in four-seat Europe).
+in odd games) against a mix of the cheap ones, and play fewer games (`--search-games`, fewer still away from
+two-seat New York: `SEARCH_SHARE`).
 
     python research/same_moves.py record /tmp/moves.json
     python research/same_moves.py compare /tmp/moves.json
@@ -33,19 +33,25 @@ MAPS = ["new_york", "europe"]
 SEATS = [2, 4]
 
 
+# the games of the search bots per (map, seats), as a share of `--search-games` (none: not played there): the
+# full budget is dear away from two-seat New York
+SEARCH_SHARE = {"mcts:8": {("new_york", 2): 1.0, ("europe", 2): 0.5, ("new_york", 4): 0.5},
+                "mcts": {("new_york", 2): 1.0, ("europe", 2): 0.25},
+                "expert": {("new_york", 2): 1.0, ("europe", 2): 0.25}}
+
+
 def jobs(games: int, search_games: int) -> list[tuple[str, str, int, int]]:
     """Every game to play: (bot, map, seats, seed)."""
     out = []
     for bot in CHEAP + SEARCH:
-        count = games if bot in CHEAP else search_games
         for map_name in MAPS:
             for seats in SEATS:
-                if bot in ("mcts", "expert") and (map_name, seats) != ("new_york", 2):
-                    # the full budget is dear away from two-seat New York: one game, none of four-seat Europe
-                    count_here = 0 if (map_name, seats) == ("europe", 4) else 1
+                if bot in CHEAP:
+                    count = games
                 else:
-                    count_here = count
-                out.extend((bot, map_name, seats, seed) for seed in range(count_here))
+                    share = SEARCH_SHARE[bot].get((map_name, seats), 0.0)
+                    count = max(1, round(share * search_games)) if share else 0
+                out.extend((bot, map_name, seats, seed) for seed in range(count))
     return out
 
 
