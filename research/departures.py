@@ -34,6 +34,7 @@ search's own noise alone turns about a third of the results. With it:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import statistics
@@ -46,7 +47,8 @@ from ttr.bots import BOTS, make_bot
 from ttr.bots.base import legal_actions
 from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import Board
-from ttr.engine import Action, Game, seat_view, surgery
+from ttr.bots.search.config import SearchConfig
+from ttr.engine import Action, Game, SeatView, surgery
 from ttr.engine.phases import MAIN
 from ttr.engine.sample import InfoSet
 from ttr.maps import GameMap, load_map
@@ -87,7 +89,7 @@ class Probe(MctsBot):
         self.fresh_worlds = worlds
         self.rows: list[dict[str, Any]] = []
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
         """The search's move; a departure is valued as the module says."""
         action = super().choose(view, legal)
         if not self.last_values:
@@ -95,8 +97,8 @@ class Probe(MctsBot):
         guide_action = self.guide.choose(view, legal)
         if action == guide_action:
             return action
-        info = InfoSet(self.game_map, view)
-        rng = random.Random(len(view["log"]))
+        info = InfoSet(self.game_map, view.to_json())
+        rng = random.Random(len(view.log))
         belief = self.belief_of(view, Board.from_view(self.guide.ix, view))
         first = self.sample_world(info, rng, belief)
         guide = first.encode(guide_action)
@@ -123,7 +125,7 @@ def play(game_map: GameMap, players: int, seed: int, worlds: int, iterations: in
     bots = [probe if q == me else make_bot("greedy", game_map, q, seed) for q in range(players)]
     while not game.is_over:
         ids, legal = legal_actions(game)
-        action = bots[game.current].choose(seat_view(game, game.current), legal)
+        action = bots[game.current].choose(SeatView.of(game, game.current), legal)
         game.apply_unchecked(ids[legal.index(action)])
     return probe.rows
 
@@ -132,12 +134,13 @@ STAGES = 5  # stages of a game, by the trains the leader has laid: Europe 0-9, 1
 
 
 def variant_class(name: str, knobs: dict[str, Any]) -> type[MctsBot]:
-    """`mcts` with `knobs` (its class attributes, such as `claims` or `margin`) laid over: the bot `name` of
-    `--variant NAME=JSON`. A knob it does not have, or a value of another type, is refused by name."""
+    """`mcts` with `knobs` (fields of its `SearchConfig`, such as `claims` or `margin`) laid over: the bot `name`
+    of `--variant NAME=JSON`. A knob it does not have, or a value of another type, is refused by name."""
+    fields = {f.name for f in dataclasses.fields(SearchConfig)}
     for knob, value in knobs.items():
-        if knob.startswith("_") or not hasattr(MctsBot, knob):
+        if knob not in fields:
             raise ValueError(f"--variant {name}: mcts has no knob {knob!r}")
-        current = getattr(MctsBot, knob)
+        current = getattr(MctsBot.config, knob)
         if callable(current) or isinstance(current, tuple):
             raise ValueError(f"--variant {name}: {knob!r} is not a number or flag JSON can set")
         numbers = (int, float)  # a bool is neither here: type(True) is bool
@@ -146,7 +149,8 @@ def variant_class(name: str, knobs: dict[str, Any]) -> type[MctsBot]:
             kinds = {bool: "true or false", int: "a whole number", float: "a number"}
             raise ValueError(f"--variant {name}: {knob} must be {kinds.get(type(current), 'as mcts has it')}, "
                              f"not {value!r}")
-    return type(f"Variant_{name}", (MctsBot,), {"name": name, **knobs})
+    config = dataclasses.replace(MctsBot.config, **knobs)
+    return type(f"Variant_{name}", (MctsBot,), {"name": name, "config": config})
 
 
 def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
@@ -179,11 +183,11 @@ def search_bot(spec: str, game_map: GameMap, seat: int, seed: int,
     return bot
 
 
-def real_gain(bot: MctsBot, game: Game, view: dict[str, Any], action: Action, guide_action: Action,
+def real_gain(bot: MctsBot, game: Game, view: SeatView, action: Action, guide_action: Action,
               worlds: int, seed: int) -> float:
     """`action`'s mean gain over `guide_action` in `worlds` worlds of the seat's view with the other seats'
     real tickets, the other seats playing greedy; the worlds depend on `seed` only."""
-    info = InfoSet(bot.game_map, view)
+    info = InfoSet(bot.game_map, view.to_json())
     rng = random.Random(seed)
     playouts = bot.playouts_for(game.n)[0]  # the other seats as greedy: they are greedy here
     key, guide = game.encode(action), game.encode(guide_action)
@@ -209,7 +213,7 @@ def position_rows(game_map: GameMap, players: int, seed: int, specs: list[str], 
     while not game.is_over and (turns is None or turn < turns):
         ids, legal = legal_actions(game)
         seat = game.current
-        view = seat_view(game, seat)
+        view = SeatView.of(game, seat)
         if seat == me and game.phase == MAIN and len(legal) > 1:
             turn += 1
             laid = game_map.rules.pieces - min(game.trains)

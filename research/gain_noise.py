@@ -39,13 +39,12 @@ import random
 import statistics
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
 
 from ttr.bots import make_bot
 from ttr.bots.base import legal_actions
 from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import Board
-from ttr.engine import Action, Game, seat_view, surgery
+from ttr.engine import Action, Game, SeatView, surgery
 from ttr.engine.phases import MAIN
 from ttr.engine.sample import InfoSet
 from ttr.maps import load_map
@@ -88,14 +87,14 @@ def move_kind(action: Action, wild: str) -> str:
                                                                                                 action.kind)
 
 
-def measure(bot: MctsBot, view: dict[str, Any], legal: list[Action], worlds: int, seed: int,
+def measure(bot: MctsBot, view: SeatView, legal: list[Action], worlds: int, seed: int,
             laid: int) -> list[Measured]:
     """Every candidate other than the guide's move at this position (`laid`: the trains the leader has laid),
     each played against the guide's move on `worlds` fresh worlds and on `worlds` worlds with the deck order
     alone dealt again (see the module)."""
-    bot._fit_guide(len(view["players"]))
+    bot._fit_guide(len(view.players))
     guide_action = bot.guide.choose(view, legal)
-    info = InfoSet(bot.game_map, view)
+    info = InfoSet(bot.game_map, view.to_json())
     rng = random.Random(seed)
     board = Board.from_view(bot.guide.ix, view)
     belief = bot.belief_of(view, board) if bot.belief else None
@@ -137,7 +136,7 @@ def game_rows(task: tuple[str, int, int, int, int]) -> list[Measured]:
     while not game.is_over:
         ids, legal = legal_actions(game)
         seat = game.current
-        view = seat_view(game, seat)
+        view = SeatView.of(game, seat)
         if seat == me and game.phase == MAIN and len(legal) > 1:
             turn += 1
             if turn % every == 0:

@@ -9,7 +9,7 @@ trains (`hand-early`) or only from then on (`hand-late`); the decks are still de
 reads the hidden game, so it is a measurement that lives here and never in a bot: the gap between a cheat
 and `none` on the same deals is the most that a better reading of those cards could win.
 
-Every world is dealt afresh from the belief (the world filter, `MctsBot.track`, is off), so the cheat is
+Every world is dealt afresh from the belief (the world filter, `assume_greedy_tracking`, is off), so the cheat is
 the only difference between runs. `--compare A B` then pairs two such files by deal and prints the wins of
 each, the deals each decided better, an exact sign test of that split, the mean gain in margin (the
 searched seat's score minus the best other's) with its standard error, and the same per seat.
@@ -26,13 +26,14 @@ import math
 import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from ttr.bots import make_bot
 from ttr.bots.base import legal_actions
 from ttr.bots.mcts import MctsBot
-from ttr.engine import Game, final_score, seat_view, surgery
+from ttr.engine import Game, SeatView, final_score, surgery
 from ttr.engine.sample import InfoSet
 from ttr.maps import GameMap, load_map
 
@@ -60,7 +61,8 @@ def with_real_hands(world: Game, real: Game, seat: int, rng: random.Random) -> G
 class CheatingSearch(MctsBot):
     """`mcts` whose sampled worlds hold some of the other seats' real hidden cards (`cheat`, see the module)."""
 
-    track: ClassVar[dict[str, int]] = {}  # every world dealt afresh, so that the cheat is the only difference
+    config = replace(MctsBot.config, assume_greedy_tracking=False)  # every world dealt afresh, so that the cheat
+    # is the only difference
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, real: Game, cheat: str, early: int,
                  **budget: Any) -> None:
@@ -98,7 +100,7 @@ def one_game(args: tuple[str, int, str, int, int, dict[str, Any]]) -> dict[str, 
     while not game.is_over:
         seat = game.current
         ids, legal = legal_actions(game)
-        action = bots[seat].choose(seat_view(game, seat), legal)
+        action = bots[seat].choose(SeatView.of(game, seat), legal)
         game.apply_id(ids[legal.index(action)])
     scores = final_score(game).to_json()
     totals = [row["total"] for row in scores["players"]]

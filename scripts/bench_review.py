@@ -22,7 +22,7 @@ from typing import Any
 
 from ttr.bots import make_bot
 from ttr.bots.base import legal_actions
-from ttr.engine import Game, seat_view
+from ttr.engine import Game, SeatView
 from ttr.maps import load_map
 from ttr.records import read_record, write_record
 from ttr.review import review_record
@@ -39,7 +39,7 @@ def greedy_game(map_name: str, players: int, seed: int) -> Game:
     game = Game.new(game_map, [f"greedy {i + 1}" for i in range(players)], seed=seed)
     while not game.is_over:
         ids, legal = legal_actions(game)
-        action = bots[game.current].choose(seat_view(game, game.current), legal)
+        action = bots[game.current].choose(SeatView.of(game, game.current), legal)
         game.apply_id(ids[legal.index(action)])
     return game
 
@@ -56,7 +56,7 @@ def mistake_game(map_name: str, players: int, seed: int, mistakes: int) -> tuple
     while not game.is_over:
         ids, legal = legal_actions(game)
         seat = game.current
-        action = bots[seat].choose(seat_view(game, seat), legal)
+        action = bots[seat].choose(SeatView.of(game, seat), legal)
         if seat == 0 and game.phase_name == "main":
             turns += 1
             others = [a for a in legal if a != action]

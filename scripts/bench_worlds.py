@@ -19,7 +19,7 @@ import time
 from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import Board
 from ttr.bots.playout import GreedyPlayout
-from ttr.engine import Game, seat_view, surgery
+from ttr.engine import Game, SeatView, surgery
 from ttr.engine.phases import MAIN
 from ttr.engine.sample import InfoSet
 from ttr.maps import load_map
@@ -51,9 +51,9 @@ def bench(map_name: str, players: int, games: int, worlds: int, seed: int) -> tu
     cpu = 0.0
     found = positions(map_name, players, games, seed)
     for k, game in enumerate(found):
-        view = seat_view(game, 0)
+        view = SeatView.of(game, 0)
         bot = MctsBot(game_map, 0, seed + k)
-        info = InfoSet(game_map, view)
+        info = InfoSet(game_map, view.to_json())
         belief = bot.belief_of(view, Board.from_view(bot.guide.ix, view))
         rng = random.Random(seed + k)
         start = time.process_time()

@@ -26,7 +26,7 @@ from ttr.bots import make_bot, play_game
 from ttr.bots.base import Bot
 from ttr.bots.mcts import MctsBot, MctsExpert
 from ttr.cli.console import engine_build
-from ttr.engine import Action
+from ttr.engine import Action, SeatView
 from ttr.maps import GameMap, load_map
 
 CONFIGS = (("europe", 2), ("europe", 3), ("europe", 4), ("europe", 5),
@@ -47,7 +47,7 @@ class Timed:
         self.most = most
         self.decisions: list[tuple[float, int, int]] = []
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
         """The bot's move, timed."""
         if self.most is not None and len(self.decisions) >= self.most:
             raise Enough

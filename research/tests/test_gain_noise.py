@@ -10,7 +10,7 @@ from types import ModuleType
 from helpers import greedy_main_turn, load_module
 from ttr.bots.base import legal_actions
 from ttr.bots.mcts import MctsBot
-from ttr.engine import Action, seat_view
+from ttr.engine import Action, SeatView
 
 
 def load_script() -> ModuleType:
@@ -35,7 +35,7 @@ def test_each_candidate_gets_its_gain_and_a_spread_in_both_readings() -> None:
     game_map, game = greedy_main_turn("new_york", 2, seed=2, seat=1, after=10)
     _, legal = legal_actions(game)
     search = MctsBot(game_map, 1, 2, iterations=1)
-    rows = script.measure(search, seat_view(game, 1), legal, 4, 7, laid=5)
+    rows = script.measure(search, SeatView.of(game, 1), legal, 4, 7, laid=5)
     assert rows  # a main turn has candidates beside the guide's move
     assert all(r.spread >= 0 and r.deck_spread >= 0 and -1.0 <= r.pairing <= 1.0 and r.laid == 5 for r in rows)
     assert any(r.spread > 0 for r in rows)  # different worlds give different gains

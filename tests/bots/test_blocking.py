@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ttr.bots.blocking import world_block_damage
@@ -12,7 +14,7 @@ from ttr.bots.playout import GreedyPlayout
 from ttr.engine import Game
 from ttr.engine import actions as A
 from ttr.engine.phases import MAIN
-from ttr.engine.views import seat_view
+from ttr.engine.views import SeatView
 from ttr.maps import load_map
 
 
@@ -79,17 +81,16 @@ def test_the_search_adds_the_worlds_blocking_claim() -> None:
         if game.is_over or seen >= 3:
             break
         if game.current == 0 and game.phase == MAIN and 1 in game.owner:
-            view, legal = seat_view(game, 0), game.legal_actions()
+            view, legal = SeatView.of(game, 0), game.legal_actions()
             bot = MctsBot(game_map, 0, 1, iterations=40)
-            bot.world_blocks = 1
-            bot.wide = 3  # two-seat New York weighs every claim (`wide_claims`): narrow it, so one is left to add
+            # two-seat New York weighs every claim (`wide_claims`): narrow it, so one is left to add
+            bot.config = replace(bot.config, world_blocks=1, wide=3)
             captured: list[list[Game]] = []
             spy = WorldSpy(bot, captured)
             bot.candidates = spy  # type: ignore[method-assign]
             bot.choose(view, legal)
             plain = MctsBot(game_map, 0, 1, iterations=40)
-            plain.world_blocks = 0
-            plain.wide = 3
+            plain.config = replace(plain.config, world_blocks=0, wide=3)
             plain.choose(view, legal)
             (worlds,) = captured
             assert len(worlds) == bot.block_worlds

@@ -28,7 +28,7 @@ from ttr.bots.planning import (
     route_costs,
     sort_options,
 )
-from ttr.engine import Action, Game, final_score, seat_view
+from ttr.engine import Action, Game, SeatView, final_score
 from ttr.maps import GameMap, load_map
 
 PAPER = ["destination_hungry", "route_focus", "one_step_thinker", "long_route_junkie"]
@@ -45,15 +45,19 @@ class Spy:
         self.name = bot.name
         self.calls = 0
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
-        assert isinstance(view, dict) and view["seat"] == self.seat
-        assert view["turn"]["player"] == self.seat
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
+        assert isinstance(view, SeatView) and view.seat == self.seat
+        assert view.turn is not None and view.turn.player == self.seat
         assert all(isinstance(a, Action) for a in legal)
-        for p, entry in enumerate(view["players"]):
+        for p, entry in enumerate(view.players):
+            if p != self.seat:
+                assert entry.hand is None and entry.tickets is None
+        wire = view.to_json()
+        for p, entry in enumerate(wire["players"]):
             if p != self.seat:
                 assert "hand" not in entry and "tickets" not in entry
                 assert "hand_size" in entry and "ticket_count" in entry
-        assert not {"deck", "rng", "ticket_deck"} & set(view)
+        assert not {"deck", "rng", "ticket_deck"} & set(wire)
         self.calls += 1
         action = self.bot.choose(view, legal)
         assert action in legal, f"{self.name} chose {action}, not legal"
@@ -112,8 +116,8 @@ def test_random_bot_depends_on_seed() -> None:
 class Cheater:
     name = "cheater"
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
-        return Action("draw_tickets") if view["turn"]["phase"] == "second_card" else legal[-1]
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
+        return Action("draw_tickets") if view.turn is not None and view.turn.phase == "second_card" else legal[-1]
 
 
 def test_play_game_rejects_an_illegal_answer() -> None:
@@ -164,7 +168,7 @@ def test_greedy_completes_most_of_its_tickets() -> None:
 
 
 def _board(game: Game, seat: int) -> Board:
-    return Board.from_view(map_index(game.map), seat_view(game, seat))
+    return Board.from_view(map_index(game.map), SeatView.of(game, seat))
 
 
 def _claim(game: Game, name: str, seat: int) -> None:
@@ -272,14 +276,14 @@ def test_greedy_builds_a_station_that_completes_a_cut_ticket() -> None:
     _claim(game, "Essen-Kobenhavn/1", 1)  # the other track closes too (two players)
     game.tickets[0] = [game_map.ticket("Frankfurt-Kobenhavn").index]
     bot = make_bot("greedy", game_map, 0, 1)
-    action = bot.choose(seat_view(game, 0), game.legal_actions())
+    action = bot.choose(SeatView.of(game, 0), game.legal_actions())
     assert action.kind == "build_station" and action.city in ("Essen", "Kobenhavn")
 
 
 def test_route_focus_keeps_the_first_three_tickets_at_setup() -> None:
     game_map = load_map("europe")
     game = Game.new(game_map, 2, seed=3)
-    action = make_bot("route_focus", game_map, 0, 3).choose(seat_view(game, 0), game.legal_actions())
+    action = make_bot("route_focus", game_map, 0, 3).choose(SeatView.of(game, 0), game.legal_actions())
     assert action.tickets == tuple(game_map.tickets[t].name for t in game.offered[:3])
 
 
@@ -359,12 +363,12 @@ def test_the_profile_of_the_seat_count_applies_from_the_first_decision() -> None
         bot = GreedyBot(game_map, game.current, 1)
         assert bot.params == PRESETS["greedy"]  # the seat count is not known yet
         _ids, legal = legal_actions(game)
-        bot.choose(seat_view(game, game.current), legal)
+        bot.choose(SeatView.of(game, game.current), legal)
         assert (bot.params.points_weight, bot.params.train_share) == (weight, share)
         assert bot.train_rate == share * max(p / n for n, p in game_map.rules.route_points.items() if n > 0)
         given = PRESETS["greedy"].but({"points_weight": 0.9})
         fixed = GreedyBot(game_map, game.current, 1, params=given)
-        fixed.choose(seat_view(game, game.current), legal)
+        fixed.choose(SeatView.of(game, game.current), legal)
         assert fixed.params == given
     assert (weight, fitted.points_weight) == (PRESETS["greedy"].points_weight, 1.3)
 
@@ -406,7 +410,7 @@ def test_detour_weight_claims_the_bottleneck_of_the_plan_first() -> None:
     game_map, game = _europe()
     game.tickets[0] = [game_map.ticket("Kobenhavn-Erzurum").index]
     set_hand(game, 0, {c: 4 for c in game_map.card_names if c != "locomotive"})
-    view, legal = seat_view(game, 0), game.legal_actions()
+    view, legal = SeatView.of(game, 0), game.legal_actions()
     bot = _ordered(game_map, 0, 1)
     chosen = bot.choose(view, legal)
     longest = GreedyLong(game_map, 0, 1).choose(view, legal)
@@ -434,9 +438,9 @@ def test_focus_draws_take_the_colour_of_the_plan_route_nearest_to_paid() -> None
     game.tickets[0] = [game_map.ticket("Brest-Marseille").index]
     set_hand(game, 0, {"red": 3})
     set_face_up(game, ["red", "purple", "blue", "green", "yellow"])
-    view, legal = seat_view(game, 0), game.legal_actions()
+    view, legal = SeatView.of(game, 0), game.legal_actions()
     bot = _ordered(game_map, 0, 1)
-    plan = bot._current_plan(Board.from_view(bot.ix, view))
+    plan = bot.current_plan(Board.from_view(bot.ix, view))
     assert sorted(game_map.routes[r].name for r in plan.routes) == ["Brest-Pamplona", "Marseille-Pamplona"]
     focused = bot.choose(view, legal)
     assert (focused.kind, focused.source, focused.card) == ("draw_card", "face_up", "red")
@@ -457,7 +461,7 @@ def _tunnel_abandoned_with_few_cards_left(agent: str, seed: int, hand: dict[str,
     for card in moved:
         game.hands[1][card] += 1
     _ids, legal = legal_actions(game)
-    first = make_bot(agent, game.map, 0, 1).choose(seat_view(game, 0), legal)
+    first = make_bot(agent, game.map, 0, 1).choose(SeatView.of(game, 0), legal)
     assert (first.kind, first.route) == ("claim_route", tunnel)
     game.apply(first)
     assert [a.kind for a in game.legal_actions()] == ["abandon_tunnel"]  # 3 more cards: not held
@@ -483,21 +487,21 @@ def test_bots_do_not_try_again_a_tunnel_they_abandoned_from_the_same_hand_and_bo
     game, first = _tunnel_abandoned_with_few_cards_left(agent, seed, hand, tunnel)
     _ids, legal = legal_actions(game)
     assert first in legal
-    again = make_bot(agent, game.map, 0, 1).choose(seat_view(game, 0), legal)
+    again = make_bot(agent, game.map, 0, 1).choose(SeatView.of(game, 0), legal)
     assert again.kind == "draw_card"
     game.discard.extend([game.map.card_index["red"]] * 7)  # 11 cards to reveal
-    assert make_bot(agent, game.map, 0, 1).choose(seat_view(game, 0), legal).kind == "draw_card"
+    assert make_bot(agent, game.map, 0, 1).choose(SeatView.of(game, 0), legal).kind == "draw_card"
     wild = game.map.card_index["locomotive"]
     game.hands[1][wild] -= 3  # three locomotives from the other seat's hand: spare cards for the reveal
     game.hands[0][wild] += 3
     ix = map_index(game.map)
     route = game.map.route_index[tunnel]
-    board = Board.from_view(ix, seat_view(game, 0))
+    board = Board.from_view(ix, SeatView.of(game, 0))
     assert board.tunnels_abandoned == Board.from_game(ix, game, 0).tunnels_abandoned == (route,)
     assert board.tunnel_spare(route) == 3 and board.tunnel_spare(game.map.route_index["Athina-Smyrna"]) == 1
     _ids, legal = legal_actions(game)
     assert any(a.kind == "claim_route" and a.route == tunnel for a in legal)
-    assert make_bot(agent, game.map, 0, 1).choose(seat_view(game, 0), legal).kind == "claim_route"
+    assert make_bot(agent, game.map, 0, 1).choose(SeatView.of(game, 0), legal).kind == "claim_route"
 
 
 def test_the_abandoned_tunnel_is_read_alike_from_the_log_and_from_the_history_until_the_board_changes() -> None:
@@ -508,7 +512,7 @@ def test_the_abandoned_tunnel_is_read_alike_from_the_log_and_from_the_history_un
     tunnel = game.map.route_index["Munchen-Venezia"]
 
     def read(g: Game) -> tuple[int, int]:
-        return Board.from_view(ix, seat_view(g, 0)).abandoned_tunnel, Board.from_game(ix, g, 0).abandoned_tunnel
+        return Board.from_view(ix, SeatView.of(g, 0)).abandoned_tunnel, Board.from_game(ix, g, 0).abandoned_tunnel
 
     assert read(game) == (tunnel, tunnel)
     tickets = game.copy()
@@ -552,7 +556,7 @@ def test_without_face_up_wilds_greedy_draws_blind_where_it_would_take_the_wild()
     game.tickets[0] = [game_map.ticket("Brest-Marseille").index]
     set_hand(game, 0, {"red": 3, "purple": 3})
     set_face_up(game, ["locomotive", "blue", "green", "yellow", "white"])
-    view, legal = seat_view(game, 0), game.legal_actions()
+    view, legal = SeatView.of(game, 0), game.legal_actions()
     took = GreedyBot(game_map, 0, 1).choose(view, legal)
     assert (took.kind, took.source, took.card) == ("draw_card", "face_up", "locomotive")
     no_wilds = GreedyBot(game_map, 0, 1, params=PRESETS["greedy"].but({"face_up_wilds": False}))
@@ -575,7 +579,7 @@ def test_two_seat_europes_guide_draws_no_more_tickets_where_greedy_would() -> No
     game_map, game = _europe()
     game.tickets[0] = []
     set_hand(game, 0, {"red": 1})
-    view, legal = seat_view(game, 0), game.legal_actions()
+    view, legal = SeatView.of(game, 0), game.legal_actions()
     assert GreedyBot(game_map, 0, 1).choose(view, legal).kind == "draw_tickets"
     assert GreedyLongDuel(game_map, 0, 1).choose(view, legal).kind == "draw_card"
 

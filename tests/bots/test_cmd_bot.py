@@ -16,7 +16,7 @@ import pytest
 from ttr.bots import cmd_bot, make_bot, play_game
 from ttr.bots.cmd_bot import MAX_LINE, CmdBot, end_bots
 from ttr.bots.random_bot import RandomBot
-from ttr.engine import Action, Game, final_score, seat_view
+from ttr.engine import Action, Game, SeatView, final_score
 from ttr.maps import load_map
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,7 +116,7 @@ def test_garbage_illegal_and_silence_then_random_takes_over(fake: str, tmp_path:
         while game.current != 0:
             game.apply(game.legal_actions()[0])
         legal = game.legal_actions()
-        action = bot.choose(seat_view(game, 0), legal)
+        action = bot.choose(SeatView.of(game, 0), legal)
         assert action in legal
         firsts.append(action == legal[0])
         game.apply(action)
@@ -130,7 +130,7 @@ def test_garbage_illegal_and_silence_then_random_takes_over(fake: str, tmp_path:
     expected = RandomBot(game_map, 0, 5)
     while not game.is_over:
         legal = game.legal_actions()
-        view = seat_view(game, game.current)
+        view = SeatView.of(game, game.current)
         if game.current == 0:
             action = bot.choose(view, legal)
             assert action == expected.choose(view, legal)
@@ -148,7 +148,7 @@ def seat_zero_decisions(bot: CmdBot, game: Game, count: int) -> list[tuple[Actio
         while game.current != 0:
             game.apply(game.legal_actions()[0])
         legal = game.legal_actions()
-        chosen = bot.choose(seat_view(game, 0), legal)
+        chosen = bot.choose(SeatView.of(game, 0), legal)
         out.append((chosen, legal))
         game.apply(chosen)
     return out
@@ -188,12 +188,12 @@ def test_a_program_that_stops_reading_cannot_stall_the_game(fake: str, tmp_path:
     bots = [make_bot("greedy", game_map, s, 1) for s in range(5)]
     while len(game.history) < 240:  # greedy plays until the views are large
         legal = game.legal_actions()
-        game.apply(bots[game.current].choose(seat_view(game, game.current), legal))
+        game.apply(bots[game.current].choose(SeatView.of(game, game.current), legal))
     bot = CmdBot(f"{fake} deaf", game_map, game.current, 5, time_per_move=0.05, grace=0.05, log_dir=tmp_path)
     answers: list[Action] = []
 
     def ask_four_times() -> None:
-        view, legal = seat_view(game, game.current), game.legal_actions()
+        view, legal = SeatView.of(game, game.current), game.legal_actions()
         answers.extend(bot.choose(view, legal) for _ in range(4))
 
     asker = threading.Thread(target=ask_four_times, daemon=True)
@@ -210,16 +210,16 @@ def test_answers_as_actions_and_late_answers(fake: str, tmp_path: Path) -> None:
                  log_dir=tmp_path)
     game = Game.new(game_map, 2, seed=1)
     legal = game.legal_actions()  # the setup ticket choice: keep all four, named in reverse order
-    assert bot.choose(seat_view(game, 0), legal) == legal[-1]
+    assert bot.choose(SeatView.of(game, 0), legal) == legal[-1]
     game.apply(legal[-1])
     game.apply(game.legal_actions()[0])
     legal = game.legal_actions()
-    assert bot.choose(seat_view(game, 0), legal) == legal[0]  # too late: the first legal action
+    assert bot.choose(SeatView.of(game, 0), legal) == legal[0]  # too late: the first legal action
     assert bot.failures and bot.failures[0].startswith("no answer within")
     game.apply(legal[0])
     legal = game.legal_actions()
     time.sleep(0.7)  # the late answer arrives before the next question: it is dropped, the next one is read
-    assert bot.choose(seat_view(game, game.current), legal) == legal[0]
+    assert bot.choose(SeatView.of(game, game.current), legal) == legal[0]
     assert len(bot.failures) == 1 and not bot.replaced
     bot.close()
 

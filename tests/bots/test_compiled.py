@@ -70,14 +70,14 @@ names = {level: make_bot(level, europe, 0, 1).name for level in LEVEL_BOTS}  # t
 # the `expert` level with its own budget (playout actions, ttr.bots.budgets): the same move after the same work
 from ttr.bots.base import legal_actions
 from ttr.bots.mcts import MctsExpert
-from ttr.engine import seat_view
+from ttr.engine import SeatView
 expert = []
 for map_name, players, seed in (("europe", 2, 21), ("europe", 4, 22), ("new_york", 2, 23)):
     game_map = load_map(map_name)
     game = Game.new(game_map, players, seed=seed)
     GreedyPlayout(game_map, players, seed).run(game, 30)
     bot = MctsExpert(game_map, game.current, seed)
-    action = bot.choose(seat_view(game, game.current), legal_actions(game)[1])
+    action = bot.choose(SeatView.of(game, game.current), legal_actions(game)[1])
     expert.append([repr(action), bot.last_iterations, bot.last_actions])
 print(json.dumps({"files": files, "games": games, "build": engine_build(), "names": names, "expert": expert}))
 """

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from helpers import policy_of
 from ttr.bots.denial import DETOUR_CAP, DenyingBot
 from ttr.bots.greedy import GreedyBot
@@ -85,10 +87,11 @@ def test_mcts_blocks_in_its_own_playouts_in_two_player_europe_only() -> None:
     guide_playout.run(game, 10)
     assert guide_playout.bots[0].world is game  # the playout handed it the game it plays
     # elsewhere (not measured better: New York, more seats) and when turned off, the guide plays on
+    plain_config = replace(MctsBot.config, own_playout_fitted=False)
     for game_map, seats, bot, guide in (
             (load_map("new_york"), 2, MctsBot, GreedyLong), (EUROPE, 3, MctsBot, GreedyLongFour),
             (EUROPE, 4, MctsBot, GreedyLongFour),
-            (EUROPE, 2, type("Plain", (MctsBot,), {"own_playout_fitted": False}), GreedyLongDuel)):
+            (EUROPE, 2, type("Plain", (MctsBot,), {"config": plain_config}), GreedyLongDuel)):
         plain = bot(game_map, 0, 3, iterations=4).playouts_for(seats)[0][0]
         assert policy_of(plain.bots[0]) == guide
         assert plain.world_bots == []

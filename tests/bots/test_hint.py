@@ -15,7 +15,7 @@ import pytest
 from helpers import give_route, logging_program, set_hand, stack_deck, started
 from ttr.bots import make_bot
 from ttr.bots.hint import LIST_PARAMS, REASONS, explain_reason, hint, hint_bot, hint_explained, reason_text
-from ttr.engine import Action, Game, seat_view
+from ttr.engine import Action, Game, SeatView
 from ttr.engine.phases import MAIN
 from ttr.maps import load_map
 
@@ -41,7 +41,7 @@ def test_hints_follow_the_bot_asked_with_a_reason(map_name: str, players: int, s
     kinds = set()
     keys: set[str] = set()
     while not game.is_over:
-        view = seat_view(game, game.current)
+        view = SeatView.of(game, game.current)
         legal = game.legal_actions()
         action, reason = hint(view, legal, bot=EXPLAINED_BOT)
         assert action in legal
@@ -99,7 +99,7 @@ def test_a_claim_that_completes_a_ticket_says_so() -> None:
     game_map = load_map("new_york")
     game = Game.new(game_map, 2, seed=1)
     while not game.is_over:
-        view = seat_view(game, game.current)
+        view = SeatView.of(game, game.current)
         legal = game.legal_actions()
         action, reason, data = hint_explained(view, legal, bot=EXPLAINED_BOT)
         if "completes" in reason:
@@ -114,7 +114,7 @@ def test_a_claim_that_completes_a_ticket_says_so() -> None:
 def test_keep_reason_names_the_tickets() -> None:
     game_map = load_map("europe")
     game = Game.new(game_map, 2, seed=9)
-    action, reason, data = hint_explained(seat_view(game, 0), game.legal_actions())
+    action, reason, data = hint_explained(SeatView.of(game, 0), game.legal_actions())
     assert action.kind == "keep_tickets"
     assert all(t in reason for t in action.tickets)
     assert "trains" in reason
@@ -135,7 +135,7 @@ def test_the_default_hint_is_the_expert_search_and_the_same_every_time(map_name:
     for step in range(400):
         if game.is_over:
             break
-        view = seat_view(game, game.current)
+        view = SeatView.of(game, game.current)
         legal = game.legal_actions()
         if step % every == 0 and len(legal) > 1:
             action, text, data = hint_explained(view, legal)
@@ -159,7 +159,7 @@ def test_a_claim_off_the_plan_that_another_seat_likely_needs_is_called_a_block()
     for step in range(400):
         if game.is_over:
             break
-        view = seat_view(game, game.current)
+        view = SeatView.of(game, game.current)
         legal = game.legal_actions()
         if game.current == 0 and game.phase == MAIN and step >= 30 and step % 6 == 0:
             for action in {a.route: a for a in legal if a.kind == "claim_route"}.values():
@@ -175,7 +175,7 @@ def test_a_program_asked_for_a_hint_is_closed_after_its_answer(tmp_path: Path) -
     """`hint(..., bot="cmd:...")` asks the program once (hello, one decide) and closes it: no process left."""
     command, log = logging_program(tmp_path)
     game = Game.new(load_map("new_york"), 2, seed=3)
-    view = seat_view(game, game.current)
+    view = SeatView.of(game, game.current)
     legal = game.legal_actions()
     action, reason = hint(view, legal, bot=f"cmd:{command}")
     assert action == legal[0] and reason  # the logging program answers the first legal action
@@ -204,19 +204,20 @@ def test_ticket_draw_station_and_pass_reasons_fit_the_position() -> None:
     ticket, first, second, middle = _two_hop_ticket(game_map)
     game.tickets[0] = [game_map.ticket_index[ticket]]
     draw_tickets = Action.from_json({"action": "draw_tickets"})
-    assert explain_reason(game_map, seat_view(game, 0), draw_tickets) == {"key": "hint.draw_tickets_more"}
+    assert explain_reason(game_map, SeatView.of(game, 0), draw_tickets) == {"key": "hint.draw_tickets_more"}
     give_route(game, 0, first)
     give_route(game, 1, second)
-    station = explain_reason(game_map, seat_view(game, 0), Action.from_json({"action": "build_station", "city": middle,
-                                                                              "cards": {"red": 1}}))
+    view = SeatView.of(game, 0)
+    station = explain_reason(game_map, view, Action.from_json({"action": "build_station", "city": middle,
+                                                               "cards": {"red": 1}}))
     assert station == {"key": "hint.station_completes", "city": middle, "tickets": [ticket]}
     elsewhere = next(c.name for c in game_map.cities if c.name not in ticket.split("-") and c.name != middle)
-    plain = explain_reason(game_map, seat_view(game, 0), Action.from_json({"action": "build_station", "city": elsewhere,
-                                                                            "cards": {"red": 1}}))
+    plain = explain_reason(game_map, view, Action.from_json({"action": "build_station", "city": elsewhere,
+                                                             "cards": {"red": 1}}))
     assert plain == {"key": "hint.station", "city": elsewhere}
     game.tickets[0] = []
-    assert explain_reason(game_map, seat_view(game, 0), draw_tickets) == {"key": "hint.draw_tickets_done"}
-    passing = explain_reason(game_map, seat_view(game, 0), Action.from_json({"action": "pass"}))
+    assert explain_reason(game_map, SeatView.of(game, 0), draw_tickets) == {"key": "hint.draw_tickets_done"}
+    passing = explain_reason(game_map, SeatView.of(game, 0), Action.from_json({"action": "pass"}))
     assert reason_text(passing) == "No other action is possible: pass."
 
 
@@ -229,7 +230,7 @@ def test_an_abandoned_tunnel_is_named() -> None:
     game.apply(Action.from_json({"action": "claim_route", "route": "Angora-Smyrna", "cards": {"orange": 3}}))
     legal = game.legal_actions()
     assert [a.kind for a in legal] == ["abandon_tunnel"]  # three extra orange cards, none in hand
-    data = explain_reason(game_map, seat_view(game, seat), legal[0])
+    data = explain_reason(game_map, SeatView.of(game, seat), legal[0])
     assert data == {"key": "hint.abandon_tunnel", "route": "Angora-Smyrna"}
     assert reason_text(data).startswith("Abandon Angora-Smyrna:")
 
@@ -246,7 +247,7 @@ def test_reasons_name_the_ticket_a_card_serves_and_call_only_long_routes_long() 
     for _ in range(300):
         if game.is_over:
             break
-        view = seat_view(game, game.current)
+        view = SeatView.of(game, game.current)
         legal = game.legal_actions()
         if game.current == 0 and game.phase == MAIN:
             # a claim's reason names its route, never its cards: one claim per route

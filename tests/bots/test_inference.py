@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 from helpers import greedy_main_turn
 from ttr.bots.greedy import GreedyBot
@@ -20,7 +21,7 @@ from ttr.bots.inference import (
 from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import Board, MapIndex, map_index, shortest_path
 from ttr.bots.playout import GreedyPlayout
-from ttr.engine import Game, seat_view
+from ttr.engine import Game, SeatView
 from ttr.engine import actions as A
 from ttr.engine.phases import CHOOSE_SETUP, MAIN
 from ttr.maps import GameMap, load_map
@@ -78,7 +79,7 @@ def test_the_search_tries_blocking_a_route_another_seat_needs() -> None:
         if game.current == 0 and game.phase == MAIN and 1 in game.owner:
             belief = TicketBelief(ix, game.owner, 0, 2)
             needed = belief.needed_routes(1, set(game.tickets[0]))
-            view = seat_view(game, 0)
+            view = SeatView.of(game, 0)
             legal = game.legal_actions()
             claims = {a.route for a in legal if a.kind == "claim_route"}
             wanted = {ix.link[r] for r in needed}
@@ -151,14 +152,14 @@ def test_resampled_worlds_deal_the_other_seats_tickets_more_often() -> None:
     found = {1: 0, 32: 0}
     for seed in range(5, 10):
         _, game = greedy_main_turn("europe", 2, seed, seat=0, after=60)
-        view = seat_view(game, 0)
-        info = InfoSet(game_map, view)
+        view = SeatView.of(game, 0)
+        info = InfoSet(game_map, view.to_json())
         belief = TicketBelief(ix, Board.from_view(ix, view).owner, 0, 2)
         assert belief.serving(1)
         held = set(game.tickets[1])
         for resample in found:
             bot = MctsBot(game_map, 0, 1, iterations=10)
-            bot.resample = resample
+            bot.config = replace(bot.config, resample=resample)
             rng = random.Random(2)
             found[resample] += sum(len(held & set(bot.sample_world(info, rng, belief).tickets[1]))
                                    for _ in range(100))
@@ -210,10 +211,10 @@ def test_resampling_with_the_face_up_factor_keeps_ticket_sets_that_fit_the_picks
     unfit_kept = {1.0: 0, fitted_unfit: 0}
     for seed in range(8):
         _, game = greedy_main_turn("new_york", 2, seed, seat=0, after=12)
-        view = seat_view(game, 0)
-        info = InfoSet(game_map, view)
+        view = SeatView.of(game, 0)
+        info = InfoSet(game_map, view.to_json())
         belief = TicketBelief(ix, Board.from_view(ix, view).owner, 0, 2,
-                              picks=face_up_picks(game_map, view["log"], 2))
+                              picks=face_up_picks(game_map, view.log, 2))
         for unfit in unfit_kept:
             rng = random.Random(3)
             for _ in range(50):
@@ -313,14 +314,14 @@ def test_replaying_the_claims_deals_the_other_seats_real_tickets_far_more_often(
     found = {False: 0, True: 0}
     for seed in range(12):
         _, game = greedy_main_turn("new_york", 2, seed, seat=0, after=24)
-        view = seat_view(game, 0)
-        info = InfoSet(game_map, view)
+        view = SeatView.of(game, 0)
+        info = InfoSet(game_map, view.to_json())
         replay = _greedy_replay(game_map, 0, 2)
-        replay.update(view["log"])
+        replay.update(view.log)
         held = set(game.tickets[1])
         for with_replay in found:
             belief = TicketBelief(ix, Board.from_view(ix, view).owner, 0, 2,
-                                  picks=face_up_picks(game_map, view["log"], 2),
+                                  picks=face_up_picks(game_map, view.log, 2),
                                   replay=replay if with_replay else None)
             rng = random.Random(3)
             for _ in range(60):

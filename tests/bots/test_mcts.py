@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from dataclasses import replace
 from itertools import pairwise
 from typing import Any
 
@@ -15,13 +16,14 @@ from ttr.bots import make_bot, play_game
 from ttr.bots.base import legal_actions
 from ttr.bots.budgets import FALLBACK_SECONDS
 from ttr.bots.greedy import GreedyBot
-from ttr.bots.mcts import MctsBot, MctsExpert, t_critical
+from ttr.bots.mcts import MctsBot, MctsExpert
 from ttr.bots.mcts_policy import estimate, ticket_paths
 from ttr.bots.planning import Board, map_index, sort_options
 from ttr.bots.playout import GreedyPlayout
 from ttr.bots.profiles import profile_of
+from ttr.bots.search.gate import t_critical
 from ttr.bots.styles import Greedy
-from ttr.engine import Action, Game, final_score, seat_view
+from ttr.engine import Action, Game, SeatView, final_score
 from ttr.engine import actions as A
 from ttr.engine.phases import SECOND_CARD
 from ttr.engine.sample import InfoSet, determinize
@@ -57,7 +59,7 @@ def test_the_playout_board_is_the_view_board(map_name: str) -> None:
     seen_phases = set()
     while not game.is_over:
         for seat in range(3):
-            assert Board.from_game(ix, game, seat) == Board.from_view(ix, seat_view(game, seat))
+            assert Board.from_game(ix, game, seat) == Board.from_view(ix, SeatView.of(game, seat))
         seen_phases.add(game.phase)
         game.apply_unchecked(playout.choose_id(game))
     assert {0, 1, 2} <= seen_phases  # setup, main, second card at least
@@ -80,14 +82,14 @@ def test_the_search_reads_only_the_view() -> None:
     while len(game.history) < 12:
         game.apply_unchecked(playout.choose_id(game))
     seat = game.current
-    view = seat_view(game, seat)
+    view = SeatView.of(game, seat)
     other = determinize(game_map, view, random.Random(9))  # other hidden cards and tickets, same view
     assert other.hands[1 - seat] != game.hands[1 - seat] or other._deck != game._deck
-    assert seat_view(other, seat) == view
+    assert SeatView.of(other, seat) == view
     answers = []
     for g in (game, other):
         bot = MctsBot(game_map, seat, 4, iterations=30)
-        answers.append((bot.choose(seat_view(g, seat), legal_actions(g)[1]), bot.last_values))
+        answers.append((bot.choose(SeatView.of(g, seat), legal_actions(g)[1]), bot.last_values))
     assert answers[0] == answers[1]
 
 
@@ -98,7 +100,7 @@ def test_candidates_are_legal_and_varied() -> None:
     bot = MctsBot(game_map, 0, 7, iterations=1)
     kinds_seen: set[int] = set()
     while not game.is_over:
-        view = seat_view(game, game.current)
+        view = SeatView.of(game, game.current)
         _, legal = legal_actions(game)
         if game.current == 0 and game.phase in (0, 1, 4) and len(legal) > 1:
             guide = game.encode(bot.guide.choose(view, legal))
@@ -121,19 +123,19 @@ def test_claim_candidates_pay_as_greedy_pays() -> None:
     ix = bot.guide.ix
     checked = spared = 0
     while not game.is_over:
-        view = seat_view(game, game.current)
+        view = SeatView.of(game, game.current)
         _, legal = legal_actions(game)
         if game.current == 0 and game.phase == 1 and len(legal) > 1:
             guide = game.encode(bot.guide.choose(view, legal))
             board = Board.from_view(ix, view)
             opts = sort_options(ix, legal)
-            need = bot.guide.plan_needs(bot.guide._current_plan(board), board)
+            need = bot.guide.plan_needs(bot.guide.current_plan(board), board)
             for aid in bot.candidates(game, guide, view, legal)[1:]:
                 if game.cat.kind[aid] != A.CLAIM:
                     continue
                 action = game.decode(aid)
                 options = opts.claims[game.cat.a[aid]]
-                assert action == bot.guide._cheapest(board, options, need).action
+                assert action == bot.guide.cheapest_claim(board, options, need).action
                 checked += 1
                 most = max(options, key=lambda o: (-o.wilds, board.hand[o.colour] if o.colour != ix.wild else -1))
                 spared += most.action != action  # the colour held most of was not the one to spend
@@ -154,7 +156,7 @@ def test_late_in_a_game_more_claims_are_candidates() -> None:
     pieces = game_map.rules.pieces
     early = late = widened = 0
     while not game.is_over:
-        view = seat_view(game, game.current)
+        view = SeatView.of(game, game.current)
         _, legal = legal_actions(game)
         if game.current == 0 and game.phase == 1 and len(legal) > 1:
             guide = game.encode(narrow.guide.choose(view, legal))
@@ -183,7 +185,7 @@ def test_two_seat_new_york_weighs_every_claim_it_can_pay_from_the_start() -> Non
         bot = MctsBot(game_map, 0, 5, iterations=1)
         checked = beyond = 0
         while not game.is_over:
-            view = seat_view(game, game.current)
+            view = SeatView.of(game, game.current)
             _, legal = legal_actions(game)
             if game.current == 0 and game.phase == 1 and len(legal) > 1:
                 guide = game.encode(bot.guide.choose(view, legal))
@@ -209,7 +211,7 @@ def test_every_card_draw_is_a_candidate_and_the_second_card_is_searched() -> Non
     second card of a draw is searched over every card it may take; without it, only the blind draw, and
     the second card is the guide's."""
     game_map, game = greedy_main_turn("new_york", 2, seed=3, seat=0, after=6)
-    view, (ids, legal) = seat_view(game, 0), legal_actions(game)
+    view, (ids, legal) = SeatView.of(game, 0), legal_actions(game)
     kind = game.cat.kind
     draws = {aid for aid in ids if kind[aid] in (A.DRAW_DECK, A.DRAW_FACE_UP)}
     assert len(draws) > 2  # the blind draw and several face-up colours
@@ -220,7 +222,7 @@ def test_every_card_draw_is_a_candidate_and_the_second_card_is_searched() -> Non
     plain.search_draws = False
     assert len(draws & set(plain.candidates(game, guide, view, legal))) == 1
     game.apply_unchecked(game.cat.draw_deck)  # a blind first card: the second card is to choose
-    view, (ids, legal) = seat_view(game, 0), legal_actions(game)
+    view, (ids, legal) = SeatView.of(game, 0), legal_actions(game)
     assert game.phase == SECOND_CARD and len(ids) > 2
     action = bot.choose(view, legal)
     assert action in legal and bot.last_iterations > 0
@@ -232,7 +234,7 @@ def test_keep_ranking_starts_with_greedys_choice() -> None:
     game_map = load_map("europe")
     for seed in range(4):
         game = Game.new(game_map, 2, seed=seed)
-        view = seat_view(game, 0)
+        view = SeatView.of(game, 0)
         _, legal = legal_actions(game)
         bot = GreedyBot(game_map, 0, seed)
         ranking = bot.keep_ranking(Board.from_view(bot.ix, view), sort_options(bot.ix, legal))
@@ -243,11 +245,11 @@ def test_keep_ranking_starts_with_greedys_choice() -> None:
 def test_search_values_are_margins_of_finished_playouts() -> None:
     game_map, game = greedy_main_turn("new_york", 2, seed=11, seat=0)
     bot = MctsBot(game_map, 0, 1, iterations=40)
-    action = bot.choose(seat_view(game, 0), legal_actions(game)[1])
+    action = bot.choose(SeatView.of(game, 0), legal_actions(game)[1])
     assert action in game.legal_actions()
     assert len(bot.last_values) <= bot.last_iterations <= 40
     assert len(bot.last_values) >= 3  # the guide's move and some alternatives
-    guide = game.encode(bot.guide.choose(seat_view(game, 0), legal_actions(game)[1]))
+    guide = game.encode(bot.guide.choose(SeatView.of(game, 0), legal_actions(game)[1]))
     assert bot.last_values[guide] == 0.0  # values are gains over the guide's move in the same worlds
     assert all(-100 < v < 100 for v in bot.last_values.values())  # New York margins are a few dozen points
     if game.encode(action) != guide:  # another move only when the search found it clearly better
@@ -260,9 +262,9 @@ def test_a_script_can_value_a_move_with_the_searchs_parts() -> None:
     of a copy of the world."""
     game_map, game = greedy_main_turn("europe", 2, seed=5, seat=1, after=20)
     bot = MctsBot(game_map, 1, 3, iterations=10)
-    view = seat_view(game, 1)
+    view = SeatView.of(game, 1)
     belief = bot.belief_of(view, Board.from_view(bot.guide.ix, view))
-    world = bot.sample_world(InfoSet(game_map, view), random.Random(4), belief)
+    world = bot.sample_world(InfoSet(game_map, view.to_json()), random.Random(4), belief)
     assert world.hands[1] == game.hands[1] and world.tickets[1] == game.tickets[1]  # its own, as seen
     assert world.owner == game.owner and world.face_up == game.face_up
     assert world.tickets[0] != game.tickets[0] or world.hands[0] != game.hands[0]  # the hidden part is dealt
@@ -303,7 +305,7 @@ def test_the_default_budget_is_a_count_not_a_clock(monkeypatch: pytest.MonkeyPat
     import ttr.bots.mcts as mcts_module
 
     game_map, game = greedy_main_turn("new_york", 2, seed=3, seat=0, after=8)
-    view, legal = seat_view(game, 0), legal_actions(game)[1]
+    view, legal = SeatView.of(game, 0), legal_actions(game)[1]
     budget = profile_of("new_york", 2).search.playout_actions
 
     def decide(tick: float) -> tuple[Action, int, int]:
@@ -348,7 +350,7 @@ def test_short_playouts_use_the_estimate() -> None:
     while game.phase != 1:  # a main turn: the search runs
         playout.run(game, 1)
     bot = MctsBot(game_map, game.current, 6, iterations=12, depth=10)
-    action = bot.choose(seat_view(game, game.current), legal_actions(game)[1])
+    action = bot.choose(SeatView.of(game, game.current), legal_actions(game)[1])
     assert action in game.legal_actions() and 0 < bot.last_iterations <= 12
 
 
@@ -381,7 +383,7 @@ def test_main_turn_candidates_include_each_styles_move() -> None:
     from ttr.bots.styles import STYLES
 
     game_map, game = greedy_main_turn("europe", 2, seed=4, seat=0, after=10)
-    view, legal = seat_view(game, 0), game.legal_actions()
+    view, legal = SeatView.of(game, 0), game.legal_actions()
     stride = len(game.cat)
     plain = MctsBot(game_map, 0, 1, iterations=60)
     plain.choose(view, legal)
@@ -400,7 +402,7 @@ def test_the_search_plays_greedy_long_for_its_own_seat_and_greedy_for_the_others
 
     game_map, game = greedy_main_turn("new_york", 3, seed=2, seat=1, after=8)
     bot = MctsBot(game_map, 1, 1, iterations=30)
-    view, legal = seat_view(game, 1), game.legal_actions()
+    view, legal = SeatView.of(game, 1), game.legal_actions()
     bot.choose(view, legal)
     assert policy_of(bot.guide) == GreedyLong
     assert bot.last_values[game.encode(GreedyLong(game_map, 1, 1).choose(view, legal))] == 0.0  # the guide's move
@@ -424,7 +426,7 @@ def test_the_other_seats_policy_changes_from_world_to_world() -> None:
         return play(world, key, playouts)
 
     bot.play_candidate = spy  # type: ignore[method-assign]
-    bot.choose(seat_view(game, 0), game.legal_actions())
+    bot.choose(SeatView.of(game, 0), game.legal_actions())
     assert Greedy in seen and GreedyLong in seen
     switches = sum(a != b for a, b in pairwise(seen))
     assert switches >= 2  # world after world, not one style for the whole search
@@ -441,7 +443,7 @@ def test_expert_models_the_other_seats_as_greedy_and_greedy_long_by_turns() -> N
     from ttr.bots.styles import GreedyLong
 
     game_map, game = greedy_main_turn("new_york", 2, seed=2, seat=0, after=6)
-    view, legal = seat_view(game, 0), game.legal_actions()
+    view, legal = SeatView.of(game, 0), game.legal_actions()
     expert = MctsExpert(game_map, 0, 1, iterations=40, time_limit=None)
     expert.choose(view, legal)
     assert [policy_of(by_own[0].bots[1]) for by_own in expert.playouts_for(2)] == [Greedy, GreedyLong]
@@ -452,7 +454,7 @@ def test_expert_models_the_other_seats_as_greedy_and_greedy_long_by_turns() -> N
     assert expert._replay is not None and plain._replay is not None
     assert [policy_of(getattr(f, "__self__", None)) for f in expert._replay.path_costs] == [Greedy, GreedyLong]
     assert [policy_of(getattr(f, "__self__", None)) for f in plain._replay.path_costs] == [Greedy]
-    assert expert._replay.seen == len(view["log"]) and any(expert._replay.claims)
+    assert expert._replay.seen == len(view.log) and any(expert._replay.claims)
 
 
 @pytest.mark.parametrize(("map_name", "seats", "fitted"), [
@@ -467,7 +469,7 @@ def test_expert_models_the_other_seats_as_greedy_and_the_games_fitted_guide(map_
 
     style = getattr(styles, fitted)
     game_map, game = greedy_main_turn(map_name, seats, seed=3, seat=0, after=2 * seats)
-    view, legal = seat_view(game, 0), game.legal_actions()
+    view, legal = SeatView.of(game, 0), game.legal_actions()
     expert = MctsExpert(game_map, 0, 1, iterations=2 * seats + 6, time_limit=None)
     expert.choose(view, legal)
     assert expert.opponent_styles == (Greedy, style) == (Greedy, MctsExpert.guide_for(map_name, seats))
@@ -482,7 +484,7 @@ def test_a_candidate_leaves_the_guide_only_when_clearly_better() -> None:
     bot = MctsBot(load_map("new_york"), 0, 1, iterations=10)
 
     def gate(gains: list[float]) -> bool:
-        return bot._clearly_better(sum(gains), sum(g * g for g in gains), len(gains))
+        return bot.clearly_better(sum(gains), sum(g * g for g in gains), len(gains))
 
     assert gate([3.0, 4.0, 5.0, 4.0])  # steady gains above the margin
     assert not gate([1.0, 1.5, 1.0, 1.5])  # steady, but below the margin (2 points)
@@ -491,8 +493,8 @@ def test_a_candidate_leaves_the_guide_only_when_clearly_better() -> None:
     steady = [1.5, 1.4, 1.6, 1.5]
     assert not gate(steady)
     two_seats = bot.margin_for(2)  # two-seat New York: the lower `wide_margin`, which a steady 1.5 clears
-    assert two_seats == 1.0 and bot._clearly_better(sum(steady), sum(g * g for g in steady), 4, two_seats)
-    assert bot.margin_for(4) == bot.margin == 2.0
+    assert two_seats == 1.0 and bot.clearly_better(sum(steady), sum(g * g for g in steady), 4, two_seats)
+    assert bot.margin_for(4) == bot.config.margin == 2.0
     assert MctsBot(load_map("europe"), 0, 1, iterations=10).margin_for(2) == 2.0
 
 
@@ -510,7 +512,7 @@ def test_europe_games_have_a_guide_fitted_to_their_seat_count(map_name: str, pla
 
     game_map, game = greedy_main_turn(map_name, players, seed=4, seat=0, after=6)
     bot = MctsBot(game_map, 0, 1, iterations=20)
-    view, legal = seat_view(game, 0), game.legal_actions()
+    view, legal = SeatView.of(game, 0), game.legal_actions()
     bot.choose(view, legal)
     guide_class = getattr(styles, guide)
     assert policy_of(bot.guide) == guide_class
@@ -545,17 +547,17 @@ def test_the_time_budget_counts_the_whole_decision(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(mcts_module.time, "thread_time", clock)
     game_map, game = greedy_main_turn("new_york", 2, seed=3, seat=0, after=8)
-    view, legal = seat_view(game, 0), legal_actions(game)[1]
+    view, legal = SeatView.of(game, 0), legal_actions(game)[1]
 
     budget = 0.03
 
     def searched(slow_guide: bool) -> int:
         bot = MctsBot(game_map, 0, 1, time_limit=budget)
-        bot.prune = 1e9  # no candidate is dropped: every world plays them all
+        bot.config = replace(bot.config, prune=1e9)  # no candidate is dropped: every world plays them all
         if slow_guide:
             choose = bot.guide.choose
 
-            def slow(view: dict[str, Any], legal: list[Action]) -> Action:
+            def slow(view: SeatView, legal: list[Action]) -> Action:
                 now[0] += budget
                 return choose(view, legal)
 

@@ -17,7 +17,7 @@ from rich.console import Console
 
 from ttr.cli.main import main
 from ttr.cli.review_cmd import print_review
-from ttr.engine import final_score, seat_view
+from ttr.engine import SeatView, final_score
 from ttr.errors import RecordError
 from ttr.records import read_record
 from ttr.review import REVIEW_FORMAT, ReviewSearch, decisions, review_record
@@ -99,11 +99,11 @@ def test_review_never_reads_another_seats_tickets(monkeypatch: pytest.MonkeyPatc
     made_other, game_other = decisions(read_record(other), 0)
     assert sorted(game.tickets[1]) != sorted(game_other.tickets[1])  # seat 1's hidden tickets differ ...
     assert [d.view for d in made] == [d.view for d in made_other]  # ... while seat 0 saw the same game
-    assert seat_view(game, 1) != seat_view(game_other, 1)
+    assert SeatView.of(game, 1) != SeatView.of(game_other, 1)
     given: list[dict[str, Any]] = []
     rate = ReviewSearch.rate
 
-    def spy(self: ReviewSearch, view: dict[str, Any], legal: Any, played: Any) -> Any:
+    def spy(self: ReviewSearch, view: SeatView, legal: Any, played: Any) -> Any:
         given.append(view)
         return rate(self, view, legal, played)
 
@@ -111,8 +111,8 @@ def test_review_never_reads_another_seats_tickets(monkeypatch: pytest.MonkeyPatc
     assert review_record(read_record(data), 0, 6) == review_record(read_record(other), 0, 6)
     assert len(given) == 2 * len(made)  # the search is given the seat's view only: no other seat's hand or tickets
     for view in given:
-        assert view["seat"] == 0
-        assert "hand" not in view["players"][1] and "tickets" not in view["players"][1]
+        assert view.seat == 0
+        assert view.players[1].hand is None and view.players[1].tickets is None
 
 
 def test_review_rejects_a_bad_seat_and_an_unfinished_game() -> None:

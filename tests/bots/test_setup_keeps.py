@@ -13,7 +13,7 @@ from helpers import greedy_main_turn
 from ttr.bots.mcts import MctsBot, MctsExpert
 from ttr.bots.planning import Board
 from ttr.bots.setup_keeps import SetupKeeps, keep_mask, setup_pools, subset_rank, subsets
-from ttr.engine import Game, seat_view
+from ttr.engine import Game, SeatView
 from ttr.engine.phases import CHOOSE_SETUP
 from ttr.engine.sample import InfoSet
 from ttr.maps import load_map
@@ -94,8 +94,8 @@ def test_a_sample_keeps_the_setup_tickets_it_is_given_and_refuses_bad_ones() -> 
     game = Game.new(game_map, 2, seed=8)
     while game.phase == CHOOSE_SETUP:
         game.apply(game.legal_actions()[-1])
-    view = seat_view(game, 0)
-    info = InfoSet(game_map, view)
+    view = SeatView.of(game, 0)
+    info = InfoSet(game_map, view.to_json())
     k = info.setup_keep(1)
     longs, regulars = info.hidden_tickets()
     given = longs[:1] + regulars[:k - 1]
@@ -103,7 +103,7 @@ def test_a_sample_keeps_the_setup_tickets_it_is_given_and_refuses_bad_ones() -> 
     for _ in range(20):
         sample = info.sample(rng, None, None, [None, given])
         assert sample.tickets[1][:k] == given
-        assert seat_view(sample, 0) == view
+        assert SeatView.of(sample, 0) == view
         _check_accounting(game, sample)
     with pytest.raises(ValueError, match="seat 1 did not keep 1 tickets"):
         info.sample(rng, None, None, [None, given[:1]])
@@ -120,8 +120,8 @@ def test_the_search_deals_the_other_seats_setup_tickets_as_greedy_keeps_them() -
     """Every world of the search holds, as the other seat's setup tickets, a set greedy keeps from some
     offer of the table (without it, 18 of these 30 worlds do)."""
     game_map, game = greedy_main_turn("europe", 2, 4, seat=0, after=12)
-    view = seat_view(game, 0)
-    info = InfoSet(game_map, view)
+    view = SeatView.of(game, 0)
+    info = InfoSet(game_map, view.to_json())
     keeps = SetupKeeps.for_map(game_map)
     assert keeps is not None
     k = info.setup_keep(1)
@@ -135,7 +135,7 @@ def test_the_search_deals_the_other_seats_setup_tickets_as_greedy_keeps_them() -
         offer_long = [t for t in setup if game_map.tickets[t].long]
         kept_sets.add(tuple(sorted(setup)))
         assert len(offer_long) <= 1
-        assert seat_view(world, 0) == view
+        assert SeatView.of(world, 0) == view
         _check_accounting(game, world)
         assert _greedy_keeps(keeps, setup)
     assert len(kept_sets) > 5
@@ -148,8 +148,8 @@ def test_with_more_seats_or_a_mix_of_models_the_search_deals_as_before() -> None
     plain_expert = type("NoTableExpert", (MctsExpert,), {"setup_keeps": False})
     for players, with_table, without in ((3, MctsBot, plain), (2, MctsExpert, plain_expert)):
         game_map, game = greedy_main_turn("europe", players, 4, seat=0, after=12)
-        view = seat_view(game, 0)
-        info = InfoSet(game_map, view)
+        view = SeatView.of(game, 0)
+        info = InfoSet(game_map, view.to_json())
         worlds = []
         for cls in (with_table, without):
             bot = cls(game_map, 0, 1, iterations=10)

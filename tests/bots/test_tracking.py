@@ -12,7 +12,7 @@ from ttr.bots.base import legal_actions
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.mcts import MctsBot, MctsExpert
 from ttr.bots.tracking import WorldFilter
-from ttr.engine import Game, seat_view
+from ttr.engine import Game, SeatView
 from ttr.engine.phases import CHOOSE_SETUP
 from ttr.engine.sample import InfoSet
 from ttr.engine.views import history_actions, public_log
@@ -27,7 +27,7 @@ def _greedy_game(map_name: str, seed: int, on_view: Any = None, watcher: int = 0
     while not game.is_over:
         seat = game.current
         ids, legal = legal_actions(game)
-        view = seat_view(game, seat)
+        view = SeatView.of(game, seat)
         if seat == watcher and on_view is not None:
             on_view(game, view)
         action = bots[seat].choose(view, legal)
@@ -42,7 +42,7 @@ def test_a_face_up_draw_in_the_log_carries_the_row_after_it_and_the_record_form_
     rows: list[list[str | None]] = []
     while not game.is_over:
         ids, legal = legal_actions(game)
-        action = bots[game.current].choose(seat_view(game, game.current), legal)
+        action = bots[game.current].choose(SeatView.of(game, game.current), legal)
         game.apply_id(ids[legal.index(action)])
         if action.kind == "draw_card" and action.source == "face_up":
             rows.append([game_map.card_names[c] if c >= 0 else None for c in game.face_up])
@@ -62,12 +62,12 @@ def test_tracked_worlds_show_exactly_what_the_seat_has_seen(map_name: str) -> No
 
     def check(game: Game, view: dict[str, Any]) -> None:
         nonlocal checked
-        info = InfoSet(game_map, view)
-        rng = random.Random(len(view["log"]))
+        info = InfoSet(game_map, view.to_json())
+        rng = random.Random(len(view.log))
         tracker.update(view, lambda: info.sample(rng))
         for _ in range(3):
             world = tracker.sample(rng)
-            assert seat_view(world, 0) == view
+            assert SeatView.of(world, 0) == view
             assert sorted(world.legal_ids()) == sorted(game.legal_ids())
             checked += 1
 
@@ -99,8 +99,8 @@ def test_against_the_modelled_policy_the_weight_gathers_on_the_other_seats_real_
 
         def follow(game: Game, view: dict[str, Any], tracker: WorldFilter = tracker,
                    shares: list[float] = shares) -> None:
-            info = InfoSet(game_map, view)
-            rng = random.Random(len(view["log"]))
+            info = InfoSet(game_map, view.to_json())
+            rng = random.Random(len(view.log))
             tracker.update(view, lambda: info.sample(rng))
             if game.phase != CHOOSE_SETUP and game.tickets[1]:
                 shares.append(_real_setup_weight(tracker, game))
@@ -119,11 +119,11 @@ def test_a_shorter_log_is_a_new_game_and_the_worlds_start_again() -> None:
     _greedy_game("new_york", 5, lambda game, view: views.append(view))
     tracker = WorldFilter(game_map, 0, 2, GreedyBot, size=20, seed=0)
     for view in (views[-1], views[0]):
-        info = InfoSet(game_map, view)
+        info = InfoSet(game_map, view.to_json())
         rng = random.Random(0)
         tracker.update(view, lambda info=info, rng=rng: info.sample(rng))
-        assert tracker.seen == len(view["log"])
-        assert all(seat_view(p.world, 0) == view for p in tracker.particles)
+        assert tracker.seen == len(view.log)
+        assert all(SeatView.of(p.world, 0) == view for p in tracker.particles)
 
 
 def test_the_search_tracks_worlds_in_two_seat_new_york_against_one_modelled_policy_only() -> None:
@@ -132,8 +132,8 @@ def test_the_search_tracks_worlds_in_two_seat_new_york_against_one_modelled_poli
         game = Game.new(game_map, players, seed=0)
         bot = bot_class(game_map, game.current, 0, iterations=20)
         bot._fit_guide(players)
-        view = seat_view(game, game.current)
-        return bot.tracked(view, InfoSet(game_map, view), None) is not None
+        view = SeatView.of(game, game.current)
+        return bot.tracked(view, InfoSet(game_map, view.to_json()), None) is not None
 
     assert tracked(MctsBot, "new_york", 2)
     assert not tracked(MctsBot, "new_york", 4)
@@ -155,11 +155,11 @@ def test_against_another_policy_the_worlds_still_show_what_the_seat_has_seen() -
         while not game.is_over:
             seat = game.current
             ids, legal = legal_actions(game)
-            view = seat_view(game, seat)
+            view = SeatView.of(game, seat)
             if seat == 0:
-                info = InfoSet(game_map, view)
-                rng = random.Random(len(view["log"]))
+                info = InfoSet(game_map, view.to_json())
+                rng = random.Random(len(view.log))
                 tracker.update(view, lambda info=info, rng=rng: info.sample(rng))
                 world = tracker.sample(rng)
-                assert seat_view(world, 0) == view
+                assert SeatView.of(world, 0) == view
             game.apply_id(ids[legal.index(bots[seat].choose(view, legal))])

@@ -10,7 +10,7 @@ import pytest
 
 from ttr.bots import make_bot
 from ttr.bots.base import legal_actions
-from ttr.engine import seat_view
+from ttr.engine import SeatView
 from ttr.envs import gym_env
 from ttr.envs.policy_net import FORMAT, PolicyNet
 from ttr.maps import load_map
@@ -61,7 +61,7 @@ def test_the_policy_bot_plays_what_the_policy_plays_in_the_environment(tmp_path:
         expected = None
         if not env.core.kept:
             _, legal = legal_actions(game)
-            expected = bot.choose(seat_view(game, 0), legal)
+            expected = bot.choose(SeatView.of(game, 0), legal)
         aid = net.act(obs["observation"], obs["action_mask"])
         before = len(game.history)
         obs, _, terminated, truncated, _ = env.step(aid)

@@ -13,7 +13,7 @@ import pytest
 from ttr.bots import BOTS, make_bot
 from ttr.bots.base import BaseBot, legal_actions
 from ttr.bots.hint import hint_explained
-from ttr.engine import Action, Game, seat_view
+from ttr.engine import Action, Game, SeatView
 from ttr.maps import GameMap, load_map
 from ttr.server.bot_pool import BotPool
 
@@ -24,7 +24,7 @@ def test_process_pool_plays_like_the_bot_in_process() -> None:
     game = Game.new(load_map("europe"), 3, seed=12)
     for _ in range(9):
         game.apply_id(game.legal_ids()[-1])
-    view = seat_view(game, game.current)
+    view = SeatView.of(game, game.current)
     _ids, legal = legal_actions(game)
 
     async def run() -> tuple[int, tuple[int, str, dict[str, Any]]]:
@@ -90,7 +90,7 @@ class GatedBot(BaseBot):
     gate = threading.Event()
     thinking = threading.Event()
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
         GatedBot.thinking.set()
         assert GatedBot.gate.wait(60)
         return legal[0]

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from ttr.bots import BOTS, make_bot, play_game
 from ttr.bots.base import legal_actions
 from ttr.bots.mcts import MctsBot
-from ttr.engine import Game, seat_view
+from ttr.engine import Game, SeatView
 from ttr.maps import load_map
 from ttr.records import write_record
 from ttr.server import bot_pool
@@ -56,7 +56,7 @@ def test_a_served_game_of_bots_is_the_tournament_game_of_the_same_seed(map_name:
 def test_the_worker_keeps_one_bot_per_game_seat_and_level_and_forgets_a_finished_game() -> None:
     game = Game.new(load_map("europe"), 2, seed=3)
     _ids, legal = legal_actions(game)
-    view = seat_view(game, 0)
+    view = SeatView.of(game, 0)
     bot_pool.choose_move("g-kept", "random", "europe", 0, 3, view, legal)
     first = bot_pool._kept[("g-kept", 0, "random")]
     bot_pool.choose_move("g-kept", "random", "europe", 0, 3, view, legal)

@@ -52,7 +52,7 @@ def test_mcts_seconds_per_decision(spec: str, seconds: float) -> None:
 
 
 def test_a_seconds_budget_searches_and_plays_a_legal_move() -> None:
-    from ttr.engine import Game, seat_view
+    from ttr.engine import Game, SeatView
 
     game_map = load_map("new_york")
     game = Game.new(game_map, ["a", "b"], seed=4)
@@ -60,7 +60,7 @@ def test_a_seconds_budget_searches_and_plays_a_legal_move() -> None:
         game.apply(game.legal_actions()[0])
     bot = make_bot("mcts:0.05s", game_map, game.current, 4)
     legal = game.legal_actions()
-    action = bot.choose(seat_view(game, game.current), legal)
+    action = bot.choose(SeatView.of(game, game.current), legal)
     assert action in legal
     assert isinstance(bot, MctsBot) and bot.last_iterations >= 2  # at least one world for two candidates
 

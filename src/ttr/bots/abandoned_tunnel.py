@@ -19,7 +19,7 @@ Reading the log, not remembering, keeps the bots stateless.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ttr.engine import Game
@@ -49,13 +49,13 @@ def tunnels_abandoned_in_history(game: Game, seat: int) -> tuple[int, ...]:
     return tuple(route[history[i - 1][1]] for i, (p, aid, _) in enumerate(history) if aid == abandon and p == seat)
 
 
-def tunnels_abandoned_in_log(log: list[dict[str, Any]], seat: int) -> list[str]:
+def tunnels_abandoned_in_log(log: Sequence[Mapping[str, Any]], seat: int) -> list[str]:
     """`tunnels_abandoned_in_history` read from a view's log: the routes' names."""
     return [str(log[i - 1].get("route")) for i, e in enumerate(log)
             if i and e.get("action") == "abandon_tunnel" and e.get("player") == seat]
 
 
-def abandoned_in_log(log: list[dict[str, Any]], seat: int) -> str | None:
+def abandoned_in_log(log: Sequence[Mapping[str, Any]], seat: int) -> str | None:
     """`abandoned_in_history` read from a view's log (`ttr.engine.views`): the route's name, or None."""
     found = _abandoned(((e.get("player"), e.get("action"), e.get("route")) for e in reversed(log)), seat)
     return found if isinstance(found, str) else None

@@ -1,7 +1,7 @@
 """What a bot is, how one is built, and how a game between bots is run.
 
-A bot sees only what its seat may see (`ttr.engine.views.seat_view`) and the list of legal actions;
-it never touches the `Game`. Every bot class is built the same way, `Cls(game_map, seat, seed)`, so a
+A bot sees only what its seat may see (`ttr.engine.views.SeatView`, typed and frozen) and the list of legal
+actions; it never touches the `Game`. Every bot class is built the same way, `Cls(game_map, seat, seed)`, so a
 registry entry is just the class (see `ttr.bots.make_bot`).
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
-from ttr.engine import Action, Game, seat_view
+from ttr.engine import Action, Game, SeatView
 from ttr.engine import actions as A
 from ttr.maps import GameMap
 
@@ -24,8 +24,9 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
-        """One action out of `legal` (the bot's seat is to move; `view` is `seat_view` of that seat)."""
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
+        """One action out of `legal` (the bot's seat is to move; `view` is what that seat sees,
+        `SeatView.of(game, seat)`)."""
         ...
 
 
@@ -57,7 +58,7 @@ class BaseBot:
         self.seat = seat
         self.rng = self.ctx.rng()
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
         """Subclasses decide; the base plays the first legal action."""
         return legal[0]
 
@@ -86,7 +87,7 @@ def play_game(
 ) -> Game:
     """Play one full game between `bots` (seat i is `bots[i]`) and return the finished game.
 
-    Each decision asks the bot of the seat to move with `seat_view(game, seat)` and the legal actions
+    Each decision asks the bot of the seat to move with `SeatView.of(game, seat)` and the legal actions
     (`legal_actions`, equal to `game.legal_actions()`); the bot never sees the `Game`. With `strict`
     (the default) an answer that is not in the legal list raises `IllegalBotActionError`; otherwise the
     first legal action is played instead (as `docs/bot-protocol.md` does for programs). `on_action`, if
@@ -100,7 +101,7 @@ def play_game(
             return game
         seat = game.current
         ids, legal = legal_actions(game)
-        action = bots[seat].choose(seat_view(game, seat), legal)
+        action = bots[seat].choose(SeatView.of(game, seat), legal)
         try:
             index = legal.index(action)
         except ValueError:

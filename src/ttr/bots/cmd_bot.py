@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ttr.bots.random_bot import RandomBot
-from ttr.engine import Action, Game, final_score
+from ttr.engine import Action, Game, SeatView, final_score
 from ttr.errors import MapError, TTRError
 from ttr.maps import GameMap
 
@@ -92,7 +92,7 @@ class CmdBot:
 
     # ------------------------------------------------------------------ the Bot protocol
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
         """Ask the program; on a bad answer, the first legal action (and `random` after 3 failures)."""
         if self.replaced:
             return self.fallback.choose(view, legal)
@@ -101,7 +101,7 @@ class CmdBot:
             if not self._start(view):
                 return self._replace_now(view, legal)
         self._drain()
-        message = {"type": "decide", "view": view, "legal": [a.to_json() for a in legal]}
+        message = {"type": "decide", "view": view.to_json(), "legal": [a.to_json() for a in legal]}
         if not self._send(message):
             return self._fail("the program has exited", legal)
         line, waited = self._read(self.time_per_move + self.grace)
@@ -162,7 +162,7 @@ class CmdBot:
 
     # ------------------------------------------------------------------ process and lines
 
-    def _start(self, view: dict[str, Any]) -> bool:
+    def _start(self, view: SeatView) -> bool:
         try:
             args = command_args(self.command)
         except ValueError as exc:
@@ -185,8 +185,8 @@ class CmdBot:
         self._reader.start()
         self._writer = threading.Thread(target=self._write_lines, args=(self._proc,), daemon=True)
         self._writer.start()
-        hello = {"type": "hello", "protocol": PROTOCOL, "map": view.get("map", self.game_map.name),
-                 "seat": self.seat, "players": [p["name"] for p in view["players"]],
+        hello = {"type": "hello", "protocol": PROTOCOL, "map": view.map,
+                 "seat": self.seat, "players": [p.name for p in view.players],
                  "time_per_move": self.time_per_move}
         if not self._send(hello):
             self._log("the program exited before the hello")
@@ -298,7 +298,7 @@ class CmdBot:
             self.close()
         return legal[0]
 
-    def _replace_now(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def _replace_now(self, view: SeatView, legal: list[Action]) -> Action:
         self.failures.append("the program did not start")
         self.replaced = True
         self._log("random plays this seat for the whole game")

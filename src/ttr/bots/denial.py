@@ -50,7 +50,7 @@ class DenyingBot(GreedyBot):
             lost = damage.get(ix.link[r], 0.0)
             if lost < self.params.min_damage:
                 continue
-            option = self._cheapest(board, options, need)
+            option = self.cheapest_claim(board, options, need)
             if option.wilds > 0 or not self._tunnel_ok(board, option):
                 continue
             key = (lost, ix.length[r])

@@ -33,9 +33,12 @@ from ttr.bots.planning import (
     trail_length,
 )
 from ttr.bots.profiles import profile
-from ttr.engine import Action
+from ttr.engine import Action, SeatView
 from ttr.engine.scoring import UnionFind
 from ttr.maps import GameMap
+
+PlanCache = tuple[Any, list[float], Plan]
+"""What `GreedyBot.plan_cache` gives and `set_plan_cache` takes back: the plan, its key and its path costs."""
 
 MAX_DETOUR = 30.0  # a detour counted at most (a route with no way around it: this many trains)
 
@@ -103,7 +106,7 @@ class GreedyBot(BaseBot):
 
     # ------------------------------------------------------------------ entry point
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
         """The greedy choice (see the class and module docstrings)."""
         if len(legal) == 1:
             return legal[0]
@@ -125,7 +128,7 @@ class GreedyBot(BaseBot):
             return self._keep_tickets(board, opts)
         if opts.pays or opts.abandon:
             return self._tunnel(board, opts) or first
-        plan = self._current_plan(board)
+        plan = self.current_plan(board)
         if board.phase == "second_card":
             return self._draw(board, plan, opts, first=False) or first
         return self._main(board, plan, opts) or first
@@ -237,13 +240,28 @@ class GreedyBot(BaseBot):
             done = completed(board, board.tickets, self._network(board))
         return [t for t, ok in zip(board.tickets, done, strict=True) if not ok]
 
-    def _current_plan(self, board: Board) -> Plan:
+    def current_plan(self, board: Board) -> Plan:
+        """The plan greedy works on for the seat of `board`: the routes joining its unfinished tickets that fit
+        its trains (the costliest tickets per point dropped). Made again only when the board's claims and
+        stations, the seat's tickets, trains or stations change (the plan cache, `plan_cache`)."""
         key = (board.signature, tuple(board.tickets), board.my_trains, board.my_stations)
         if key != self._plan_key:
             self._plan_key = key
             self._plan_costs = self._costs(board)
             self._plan = self._make_plan(board, self._todo(board), self._plan_costs)
         return self._plan
+
+    def plan_cache(self) -> PlanCache:
+        """The plan cache of `current_plan` (an opaque value), to put back later with `set_plan_cache`: one bot
+        can model a seat in many worlds, each with its own cache (`ttr.bots.tracking`)."""
+        return (self._plan_key, self._plan_costs, self._plan)
+
+    def set_plan_cache(self, cache: PlanCache | None) -> None:
+        """Put back a plan cache from `plan_cache` (None: forget the plan; the next decision makes it again)."""
+        if cache is None:
+            self._plan_key = None
+        else:
+            self._plan_key, self._plan_costs, self._plan = cache
 
     def _make_plan(self, board: Board, tickets: list[int], costs: list[float] | None = None) -> Plan:
         """A plan for `tickets` that fits the trains left, dropping the tickets that cost most per point."""
@@ -387,7 +405,7 @@ class GreedyBot(BaseBot):
         for r, options in opts.claims.items():
             if ix.link[r] not in links:
                 continue
-            option = self._cheapest(board, options, need)
+            option = self.cheapest_claim(board, options, need)
             if not self._tunnel_ok(board, option):
                 continue
             if weighted:
@@ -432,8 +450,9 @@ class GreedyBot(BaseBot):
             spare += hand[option.colour] - (ix.length[option.route] - option.wilds)
         return spare >= board.tunnel_spare(option.route)
 
-    def _cheapest(self, board: Board, options: list[ClaimOption], need: list[int]) -> ClaimOption:
-        """Fewest wild cards, then the colour the rest of the plan needs least."""
+    def cheapest_claim(self, board: Board, options: list[ClaimOption], need: list[int]) -> ClaimOption:
+        """The card set greedy pays a route with, of `options` (one route's claims): fewest wild cards, then the
+        colour the rest of the plan needs least (`need`: `plan_needs` of its plan)."""
         hand = board.hand
         wild = self.ix.wild
 
@@ -455,7 +474,7 @@ class GreedyBot(BaseBot):
                 continue
             gain = (float(ix.points[r]) + self._completion_gain(board, todo, uf, r) + self._express_gain(board, r)
                     + self._attraction_gain(board, r))
-            option = self._cheapest(board, options, need)
+            option = self.cheapest_claim(board, options, need)
             if not board.final_round and not self._tunnel_ok(board, option):
                 continue
             key = (gain, -option.wilds, -r)
@@ -571,7 +590,7 @@ class GreedyBot(BaseBot):
             return opts.abandon
         ix = self.ix
         r = board.tunnel_route
-        plan = self._current_plan(board)
+        plan = self.current_plan(board)
         matters = r >= 0 and (ix.link[r] in {ix.link[x] for x in plan.routes} or board.tunnel_extra <= 2
                               or board.final_round)
         if not matters:

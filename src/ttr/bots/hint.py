@@ -33,7 +33,7 @@ from ttr.bots.planning import (
     station_completion,
 )
 from ttr.bots.profiles import profile
-from ttr.engine import Action
+from ttr.engine import Action, SeatView
 from ttr.maps import GameMap, load_map
 
 LONG_ROUTE = 4  # the shortest route a hint calls long (4 spaces: 7 points)
@@ -43,8 +43,8 @@ HINT_PLAYOUTS = 32  # the search's playouts per hint (a reproducible budget; see
 _MAPS: dict[str, GameMap] = {}
 
 
-def _map_of(view: dict[str, Any]) -> GameMap:
-    name = view["map"]
+def _map_of(view: SeatView) -> GameMap:
+    name = view.map
     game_map = _MAPS.get(name)
     if game_map is None:
         game_map = _MAPS[name] = load_map(name)
@@ -83,20 +83,22 @@ REASONS: dict[str, str] = {
 LIST_PARAMS = ("tickets", "routes")  # placeholders that hold a list of names
 
 
-def hint(view: dict[str, Any], legal: list[Action], game_map: GameMap | None = None, bot: str | None = None,
+def hint(view: SeatView, legal: list[Action], game_map: GameMap | None = None, bot: str | None = None,
          seed: int = 0) -> tuple[Action, str]:
-    """The action the hint's search (or the bot named `bot`) would play for the seat of `view` (a `seat_view`)
+    """The action the hint's search (or the bot named `bot`) would play for the seat of `view` (a `SeatView`)
     among `legal`, and why, in words."""
     action, text, _ = hint_explained(view, legal, game_map, bot, seed)
     return action, text
 
 
-def hint_explained(view: dict[str, Any], legal: list[Action], game_map: GameMap | None = None,
+def hint_explained(view: SeatView, legal: list[Action], game_map: GameMap | None = None,
                    bot: str | None = None, seed: int = 0) -> tuple[Action, str, dict[str, Any]]:
     """As `hint`, with the reason also as data to translate: `{"key": "hint.claim_completes", "route": ...}`."""
     game_map = game_map or _map_of(view)
-    seat = int(view["seat"])
-    seats = len(view["players"])
+    seat = view.seat
+    if seat is None:
+        raise ValueError("a hint is for a seat: a spectator's view has none")
+    seats = len(view.players)
     player = hint_bot(game_map, seat, seed, seats) if bot is None else make_bot(bot, game_map, seat, seed)
     try:
         action = player.choose(view, legal)
@@ -115,7 +117,7 @@ def hint_bot(game_map: GameMap, seat: int, seed: int = 0, seats: int = 2) -> Bot
     return MctsExpert(game_map, seat, seed, iterations=profile(game_map, seats).search.hint_playouts)
 
 
-def explain(game_map: GameMap, view: dict[str, Any], action: Action) -> str:
+def explain(game_map: GameMap, view: SeatView, action: Action) -> str:
     """A short reason for `action` in the position of `view`, from the seat's ticket plan, in English."""
     return reason_text(explain_reason(game_map, view, action))
 
@@ -126,7 +128,7 @@ def reason_text(reason: dict[str, Any]) -> str:
     return REASONS[reason["key"]].format(**params)
 
 
-def explain_reason(game_map: GameMap, view: dict[str, Any], action: Action) -> dict[str, Any]:
+def explain_reason(game_map: GameMap, view: SeatView, action: Action) -> dict[str, Any]:
     """Why `action`, as data: `key` (one of `REASONS`) and the values of its placeholders."""
     ix = map_index(game_map)
     board = Board.from_view(ix, view)
@@ -193,7 +195,7 @@ def _keep_reason(board: Board, action: Action) -> dict[str, Any]:
             "pieces": _pieces(ix.game_map, plan.trains)}
 
 
-def _claim_reason(view: dict[str, Any], board: Board, plan: Plan, todo: list[int], action: Action) -> dict[str, Any]:
+def _claim_reason(view: SeatView, board: Board, plan: Plan, todo: list[int], action: Action) -> dict[str, Any]:
     ix = board.ix
     r = ix.game_map.route_index[action.route or ""]
     head = {"route": ix.route_name(r), "length": ix.length[r], "pieces": _pieces(ix.game_map, ix.length[r]),
@@ -222,7 +224,7 @@ def _served(board: Board, plan: Plan, routes: list[int]) -> list[int]:
     return served or list(plan.tickets)
 
 
-def _others_need(view: dict[str, Any], board: Board, r: int) -> bool:
+def _others_need(view: SeatView, board: Board, r: int) -> bool:
     """Whether claiming route r would lengthen the likely paths of another seat's tickets by `BLOCK_MIN`
     trains or more, by the search's belief about those tickets (`MctsBot.belief_of`: the tickets their
     claims and face-up picks point to; `TicketBelief.block_damage`)."""

@@ -21,7 +21,7 @@ to block it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ttr.bots.planning import INF, Board, MapIndex, closed_by, completed, cut_cost, dijkstra, path_to
@@ -253,7 +253,7 @@ class ClaimReplay:
         self._trains = [ix.game_map.rules.pieces] * n
         self.seen = 0  # log entries read
 
-    def update(self, log: list[dict[str, Any]]) -> None:
+    def update(self, log: Sequence[Mapping[str, Any]]) -> None:
         """Read the claims of `log` (a view's log of this game) past those already read."""
         ix = self.ix
         m = ix.game_map
@@ -316,7 +316,7 @@ class ClaimReplay:
         return off, done, undone
 
 
-def face_up_picks(game_map: GameMap, log: list[dict[str, Any]], n: int) -> list[list[int]]:
+def face_up_picks(game_map: GameMap, log: Sequence[Mapping[str, Any]], n: int) -> list[list[int]]:
     """Per seat, the colours (card indexes, wild cards left out) it took from the face-up row, from a view's log."""
     picks: list[list[int]] = [[] for _ in range(n)]
     colours = {c: i for i, c in enumerate(game_map.colors)}

@@ -9,12 +9,10 @@ The seat count is known only from the first view, so the guide is made then.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ttr.bots.base import BaseBot
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.mcts import MctsBot
-from ttr.engine import Action
+from ttr.engine import Action, SeatView
 from ttr.maps import GameMap
 
 
@@ -27,9 +25,9 @@ class FittedGuide(BaseBot):
         super().__init__(game_map, seat, seed)
         self.guide: GreedyBot | None = None  # made at the first view, when the seat count is known
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
         """The fitted guide's move."""
-        policy = MctsBot.guide_for(self.game_map.name, len(view["players"]))
+        policy = MctsBot.guide_for(self.game_map.name, len(view.players))
         if self.guide is None or self.guide.preset != policy.preset:
             self.guide = policy(self.game_map, self.seat, self.ctx.seed)
         return self.guide.choose(view, legal)

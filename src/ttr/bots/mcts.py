@@ -1,6 +1,8 @@
 """`mcts`: information-set Monte Carlo search over a few candidate moves, with greedy playouts.
 
-A decision of the `mcts` bot:
+Its settings are one frozen value, `MctsBot.config` (`ttr.bots.search.config.SearchConfig`; the names in
+backquotes below are its fields), and a level is the class with its config (`MctsExpert`). A decision of the
+`mcts` bot:
 
 1. It asks `GreedyLong` (`ttr.bots.styles`: greedy that values route points more; in Europe `GreedyLongDuel`
    with two seats and `GreedyLongFour` with more, values fitted to them: the profile, `ttr.bots.profiles`) for its move:
@@ -14,17 +16,19 @@ A decision of the `mcts` bot:
    blocking a route the other seats likely need (by the belief of step 3) and another blocking the routes
    their tickets need most in the first `block_worlds` worlds of step 3 (`ttr.bots.blocking`), all
    continued with the guide, and the move of each style in `styles` continued in that style (so it weighs
-   plans, not only moves; none by default, see the attribute); when choosing tickets, greedy's best
+   plans, not only moves; none by default, see the config); when choosing tickets, greedy's best
    keep-sets by its own valuation.
 3. It samples *worlds*: full games consistent with what its seat has seen (`ttr.engine.sample.InfoSet`:
    other hands and tickets, the deck and ticket deck order are dealt at random; face-up cards, discards,
    claims, its own hand and tickets and where its returned tickets lie are as seen). The other seats'
    tickets are weighted by how far their claims already go towards them (`ttr.bots.inference`), their long
    tickets kept at setup are dealt as often as `opponent_styles` keep one (`ttr.bots.setup_prior`); in
-   two-seat Europe, with greedy as the model, the whole setup keep is one greedy makes of an offer drawn
-   from the hidden tickets (`ttr.bots.setup_keeps`). Each world's tickets are kept from `resample` so dealt
+   two-seat Europe, where the other seat is modelled as greedy alone, the whole setup keep is one greedy
+   makes of an offer drawn from the hidden tickets (`assume_greedy_setup_keeps`, `ttr.bots.setup_keeps`:
+   an assumption that the opponent is greedy, off in `expert`). Each world's tickets are kept from `resample` so dealt
    by how well they explain all of each seat's claims; only then are the cards dealt around them.
-   Where `track` says so (two-seat New York, the other seat modelled by one policy) the worlds are instead
+   Where the profile's `track` says so (two-seat New York) and the other seat is modelled by one policy
+   (`assume_greedy_tracking`: an assumption that the opponent plays that policy, off in `expert`) the worlds are instead
    drawn from a few hundred kept in step with the game from its start (`ttr.bots.tracking`): each is
    weighed by whether the modelled policy, with that world's hidden tickets and hand, makes every move
    the other seat made, draws included. Blind draws and tunnel reveals are chance, resolved by the
@@ -37,7 +41,7 @@ A decision of the `mcts` bot:
    differences are measured with far less noise than their values.
 5. It plays the candidate of best mean margin, but leaves the guide's move only when the other one is
    better by `margin` points on average (`wide_margin` where `wide_claims` holds), in at least `min_worlds`
-   worlds, and significantly (a one-sided paired t-test at about 5%, `t_critical`): the search mostly
+   worlds, and significantly (a one-sided paired t-test at about 5%, `ttr.bots.search.gate`): the search mostly
    catches the guide's mistakes. A candidate more
    than `prune` points worse than the guide's move after `prune_after` worlds is dropped, only the best
    ones are kept when the budget cannot give them `target_worlds` worlds, and the search stops when only
@@ -66,6 +70,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from typing import Any
 
 from ttr.bots.base import BaseBot
@@ -77,11 +82,13 @@ from ttr.bots.mcts_policy import estimate
 from ttr.bots.planning import Board, sort_options
 from ttr.bots.playout import GreedyPlayout
 from ttr.bots.profiles import profile_of
+from ttr.bots.search.config import SearchConfig
+from ttr.bots.search.gate import clearly_better
 from ttr.bots.setup_keeps import SetupKeeps
 from ttr.bots.setup_prior import long_held_odds
 from ttr.bots.styles import POLICIES, Greedy, GreedyLong, Policy
 from ttr.bots.tracking import WorldFilter
-from ttr.engine import Action, Game
+from ttr.engine import Action, Game, SeatView
 from ttr.engine import actions as A
 from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD
 from ttr.engine.sample import InfoSet, TicketDeal
@@ -92,70 +99,21 @@ class MctsBot(BaseBot):
     """Flat information-set Monte Carlo search over greedy's move and a few alternatives; see the module."""
 
     name = "mcts"
-    iterations: int | None = None  # playouts per decision (with a budget below: whichever ends first)
-    time_limit: float | None = None  # CPU seconds per decision
-    playout_actions: int | None = None  # or playout actions per decision
-    # with none of the three: the profile's playout actions (`ttr.bots.profiles`), or `FALLBACK_SECONDS`
-    depth: int | None = None  # playout actions before the estimate (None: to the end of the game)
-    margin = 2.0  # points on average another candidate must gain over the guide's move to be played
-    claims = 3  # claims considered beside the guide's move
-    late_claims = 8  # ... once the leader has laid `late_from` of its pieces (shorter playouts: worlds are
-    late_from = 0.44  # cheaper; Europe: from 20 trains laid, New York 7 taxis; research/bot-experiments.md)
-    # where the profile says `wide_claims` (two-seat New York), `wide` claims at
-    wide = 20  # every stage (about every claim the seat can pay): a New York playout is cheap enough to give each
-    # its worlds, and moving second the search won 64% instead of 55% (research/bot-experiments.md) ...
-    wide_margin = 1.0  # ... and there the gate's `margin` is this: its finalists meet 100 worlds or more, so the
-    # t-test guards against noise (80.5 of 100 paired games against 67.5 with a margin of 2 points)
-    keeps = 3  # keep-sets considered
-    target_worlds = 6  # worlds the finalists should get: fewer candidates when the budget is short
-    min_worlds = 3  # ... in at least this many worlds, and significantly (see `t_critical`)
-    prune = 6.0  # after `prune_after` worlds, a candidate this many points worse than the guide's move is dropped
-    prune_after = 2
-    belief = True  # sample the other seats' tickets weighted by their claims (`ttr.bots.inference`)
-    # Its own seat's policy (the guide and its playouts) and its own policy in playouts are the profile's
-    # (`ttr.bots.profiles`: `search.guide`, `search.own_playout`): in two-seat Europe `greedy_long_duel` and
-    # `denying_long_duel`, which blocks on each world's tickets (215 of 300 paired games against 205 without
-    # it, New York none; research/bot-experiments.md, "playouts in which the search's own seat blocks"), in
-    # Europe with three to five seats `greedy_long_four`, elsewhere `greedy_long`; `hard` is that guide alone.
-    own_playout_fitted = True  # False: its own seat plays the guide's policy in its playouts
-    opponent_styles: tuple[Policy, ...] = (Greedy,)  # the other seats' policies, by turns per world
-    # Other plans tried in main turns, e.g. `ttr.bots.styles.STYLES`. None by default: the search played a
-    # style's move in 1 of 169 departures valued, and without them two-player Europe won 137 of 199 paired
-    # games instead of 121, New York level (research/bot-experiments.md, "no other styles").
-    styles: tuple[Policy, ...] = ()
-    resample = 64  # ticket deals proposed per world searched, one kept by how well it explains the claims
-    blocks = 1  # claims of routes other seats likely need, considered beside the others
-    world_blocks = 1  # ... and claims of routes the other seats' tickets need in the first `block_worlds` worlds
-    block_worlds = 8  # (`ttr.bots.blocking`; the search then plays on those worlds first)
-    search_draws = True  # the second card of a draw searched too, and every face-up card a first-card candidate
-    replay_claims = True  # weigh dealt tickets by the claims their paths explain (`inference.ClaimReplay`, the
-    # paths of `opponent_styles`)
-    setup_prior = True  # deal the long tickets kept at setup as `opponent_styles` keep them (`setup_prior`)
-    setup_keeps = True  # ... and, where the other seats are modelled as greedy alone, the whole setup keep from
-    setup_keeps_seats = 2  # greedy's keep of every offer (`ttr.bots.setup_keeps`; Europe), in games of up to
-    # this many seats (where it was measured: research/bot-experiments.md, "what the search's worlds foresee")
-    # where the profile says `track` (two-seat New York) and one policy models the other seats: worlds kept in
-    track_size = 400  # step with the game, weighed by the other seats' modelled moves (`ttr.bots.tracking`):
-    track_miss = 0.02  # this many worlds, this weight kept per miss
-
+    config = SearchConfig()  # the search's settings (`ttr.bots.search.config`); a level sets its own
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
                  time_limit: float | None = None, playout_actions: int | None = None,
-                 depth: int | None = None) -> None:
-        """A bot with the class budget, or the `iterations` / `time_limit` / `playout_actions` given (only
-        those), and playout `depth`."""
+                 depth: int | None = None, config: SearchConfig | None = None) -> None:
+        """A bot with `config` (default: the class's), or with the `iterations` / `time_limit` /
+        `playout_actions` given (only those) and playout `depth` laid over it."""
         super().__init__(game_map, seat, seed)
+        config = config if config is not None else type(self).config
         if iterations is not None or time_limit is not None or playout_actions is not None:
-            self.iterations = iterations
-            self.time_limit = time_limit
-            self.playout_actions = playout_actions
+            config = replace(config, iterations=iterations, time_limit=time_limit, playout_actions=playout_actions)
         if depth is not None:
-            self.depth = depth
-        if self.iterations is not None and self.iterations < 1:
-            raise ValueError("an mcts bot needs at least one iteration")
-        if self.playout_actions is not None and self.playout_actions < 1:
-            raise ValueError("an mcts bot needs at least one playout action")
-        if self.time_limit is not None and not self.time_limit > 0:
-            raise ValueError("an mcts bot needs a positive time budget")
+            config = replace(config, depth=depth)
+        config.check()
+        self.config = config
+        self.opponent_styles: tuple[Policy, ...] = config.opponent_styles  # the models in play (`_fit_guide`)
         self.guide: GreedyBot = GreedyLong(game_map, seat, seed)
         self._guide_policy: Policy = GreedyLong
         self._seats: int | None = None  # the game's seat count, once seen (`_fit_guide`)
@@ -168,7 +126,7 @@ class MctsBot(BaseBot):
         self._long_odds: dict[int, list[float]] | None = None  # per setup keep count, long tickets held (odds)
         self._filter: WorldFilter | None = None  # the worlds kept in step with the game (`track`)
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
         """The guide's move, unless the search finds a candidate clearly better on the sampled worlds."""
         self.last_iterations = 0
         self.last_actions = 0
@@ -176,15 +134,15 @@ class MctsBot(BaseBot):
         if len(legal) == 1:
             return legal[0]
         clock = time.thread_time()  # the time budget counts from here: the guide, belief and worlds included
-        self._fit_guide(len(view["players"]))
+        self._fit_guide(len(view.players))
         guide_action = self.guide.choose(view, legal)
-        phase = view["turn"]["phase"]
-        if phase == "tunnel_payment" or (phase == "second_card" and not self.search_draws):
+        phase = view.turn.phase if view.turn is not None else "game_over"
+        if phase == "tunnel_payment" or (phase == "second_card" and not self.config.search_draws):
             return guide_action
-        info = InfoSet(self.game_map, view)
+        info = InfoSet(self.game_map, view.to_json())
         rng = self.rng
         board = Board.from_view(self.guide.ix, view)
-        belief = self.belief_of(view, board) if self.belief else None
+        belief = self.belief_of(view, board) if self.config.belief else None
         tracked = self.tracked(view, info, belief)
 
         def draw_world() -> Game:  # from the tracked worlds where there are some, else dealt afresh
@@ -193,11 +151,11 @@ class MctsBot(BaseBot):
         first = draw_world()
         guide = first.encode(guide_action)
         sampled = [first]  # worlds sampled before the search, played first
-        if first.phase == MAIN and belief is not None and self.world_blocks:
-            sampled += [draw_world() for _ in range(self.block_worlds - 1)]
+        if first.phase == MAIN and belief is not None and self.config.world_blocks:
+            sampled += [draw_world() for _ in range(self.config.block_worlds - 1)]
         cands = self.candidates(first, guide, view, legal, belief, board, sampled)
-        if len(self._style_bots) != len(self.styles):
-            self._style_bots = [style(self.game_map, self.seat, self.ctx.seed) for style in self.styles]
+        if len(self._style_bots) != len(self.config.styles):
+            self._style_bots = [style(self.game_map, self.seat, self.ctx.seed) for style in self.config.styles]
         if first.phase == MAIN:  # a move of each style, continued in that style (key: id + style * catalogue size)
             stride = len(first.cat)
             for k, bot in enumerate(self._style_bots, start=1):
@@ -216,7 +174,7 @@ class MctsBot(BaseBot):
             def spent() -> float:
                 return float(self.last_actions)
             deadline = actions if actions is not None else math.inf
-        limit = self.iterations if self.iterations is not None else 1 << 60
+        limit = self.config.iterations if self.config.iterations is not None else 1 << 60
         gains = dict.fromkeys(cands, 0.0)  # per candidate: the sum over its worlds of its margin minus the guide's
         squares = dict.fromkeys(cands, 0.0)
         worlds = dict.fromkeys(cands, 0)
@@ -234,8 +192,8 @@ class MctsBot(BaseBot):
                 worlds[aid] += 1
             self.last_iterations += len(live)
             n += 1
-            if n >= self.prune_after:  # drop the candidates already clearly worse than the guide's move
-                live = [aid for aid in live if aid == guide or gains[aid] / worlds[aid] > -self.prune]
+            if n >= self.config.prune_after:  # drop the candidates already clearly worse than the guide's move
+                live = [aid for aid in live if aid == guide or gains[aid] / worlds[aid] > -self.config.prune]
             now = spent()
             if now + (now - start) / n > deadline:  # another world would overrun the budget
                 break
@@ -243,7 +201,7 @@ class MctsBot(BaseBot):
             # worlds, keep the guide's move and only the best others that they can (at least one).
             per_playout = (now - start) / self.last_iterations
             left = min(limit - self.last_iterations, (deadline - now) / per_playout if per_playout > 0 else math.inf)
-            short = self.target_worlds - n
+            short = self.config.target_worlds - n
             if short > 0 and len(live) * short > left:
                 keep = max(1, int(left // short) - 1)
                 others = sorted(live[1:], key=lambda aid: -gains[aid] / worlds[aid])[:keep]
@@ -252,7 +210,7 @@ class MctsBot(BaseBot):
         self.last_values = {aid: gains[aid] / worlds[aid] if worlds[aid] else 0.0 for aid in cands}
         best = max(cands, key=lambda aid: (self.last_values[aid], aid == guide, -aid))
         margin = self.margin_for(first.n)
-        if best == guide or not self._clearly_better(gains[best], squares[best], worlds[best], margin):
+        if best == guide or not self.clearly_better(gains[best], squares[best], worlds[best], margin):
             return guide_action
         action = first.decode(best % len(first.cat))
         return action if action in legal else guide_action
@@ -262,10 +220,10 @@ class MctsBot(BaseBot):
         most one of them set: the `time_limit` or `playout_actions` set; with no budget set at all (neither
         those nor `iterations`), the fitted playout actions of the map and seat count (its profile), or
         `FALLBACK_SECONDS` on a map without them."""
-        if self.iterations is None and self.time_limit is None and self.playout_actions is None:
+        if self.config.iterations is None and self.config.time_limit is None and self.config.playout_actions is None:
             fitted = profile_of(self.game_map.name, n).search.playout_actions
             return (None, fitted) if fitted is not None else (FALLBACK_SECONDS, None)
-        return self.time_limit, None if self.time_limit is not None else self.playout_actions
+        return self.config.time_limit, None if self.config.time_limit is not None else self.config.playout_actions
 
     def is_wide(self, n: int) -> bool:
         """Whether the profile of an `n`-seat game weighs every claim (`wide_claims`, with `wide_margin`)."""
@@ -273,29 +231,23 @@ class MctsBot(BaseBot):
 
     def margin_for(self, n: int) -> float:
         """The gate's margin in an `n`-seat game: `wide_margin` where `is_wide`, else `margin`."""
-        return self.wide_margin if self.is_wide(n) else self.margin
+        return self.config.wide_margin if self.is_wide(n) else self.config.margin
 
-    def _clearly_better(self, gain: float, square: float, k: int, margin: float | None = None) -> bool:
+    def clearly_better(self, gain: float, square: float, k: int, margin: float | None = None) -> bool:
         """Whether a candidate whose gains over the guide's move sum to `gain` (squares to `square`) over `k`
-        worlds is better by `margin` points (default: the class's) on average, in at least `min_worlds` worlds,
-        and significantly (a one-sided paired t-test, `t_critical`): not within the noise."""
-        if k < self.min_worlds:
-            return False
-        mean = gain / k
-        if mean < (self.margin if margin is None else margin):
-            return False
-        error = math.sqrt(max(0.0, square / k - mean * mean) / (k - 1))
-        return mean >= t_critical(k - 1) * error
+        worlds passes the decision gate (`ttr.bots.search.gate`) with `margin` (default: the config's)."""
+        return clearly_better(gain, square, k, self.config.margin if margin is None else margin,
+                              self.config.min_worlds)
 
     # ------------------------------------------------------------------ the parts of a search
 
-    def belief_of(self, view: dict[str, Any], board: Board) -> TicketBelief:
+    def belief_of(self, view: SeatView, board: Board) -> TicketBelief:
         """The belief about the other seats' tickets from the view's claims and face-up picks, with the
         claims replayed (`replay_claims`; the replay is kept for the game and reads only new log entries).
         `board` is the view read into a `Board`."""
-        log = view["log"]
+        log = view.log
         replay = None
-        if self.replay_claims:
+        if self.config.replay_claims:
             if self._replay is None or self._replay.seen > len(log):  # a new game
                 planners = [style(self.game_map, self.seat, self.ctx.seed) for style in self.opponent_styles]
                 self._replay = ClaimReplay(self.guide.ix, self.seat, board.n, *(p.path_costs for p in planners))
@@ -304,22 +256,23 @@ class MctsBot(BaseBot):
         return TicketBelief(self.guide.ix, board.owner, self.seat, board.n,
                             picks=face_up_picks(self.game_map, log, board.n), replay=replay)
 
-    def tracked(self, view: dict[str, Any], info: InfoSet, belief: TicketBelief | None) -> WorldFilter | None:
+    def tracked(self, view: SeatView, info: InfoSet, belief: TicketBelief | None) -> WorldFilter | None:
         """The worlds kept in step with the game, brought up to this view (`ttr.bots.tracking`), where `track`
         has the map and seat count and one policy models the other seats; else None."""
         n = info.n
-        if not profile_of(self.game_map.name, n).search.track or len(self.opponent_styles) != 1:
+        if (not self.config.assume_greedy_tracking or not profile_of(self.game_map.name, n).search.track
+                or len(self.opponent_styles) != 1):
             return None
         if self._filter is None or self._filter.n != n:
-            self._filter = WorldFilter(self.game_map, self.seat, n, self.opponent_styles[0], self.track_size,
-                                       self.track_miss, self.rng.randrange(1 << 30))
+            self._filter = WorldFilter(self.game_map, self.seat, n, self.opponent_styles[0], self.config.track_size,
+                                       self.config.track_miss, self.rng.randrange(1 << 30))
         self._filter.update(view, lambda: self.sample_world(info, self.rng, belief))
         return self._filter
 
     def _long_held(self, info: InfoSet) -> list[list[float] | None] | None:
         """Per seat, the odds of the long tickets among those it kept at setup, as `opponent_styles` keep
         them (averaged over the styles; `ttr.bots.setup_prior`), or None without `setup_prior`."""
-        if not self.setup_prior or not self.game_map.rules.setup_long_tickets:
+        if not self.config.setup_prior or not self.game_map.rules.setup_long_tickets:
             return None
         if self._long_odds is None:
             tables = [long_held_odds(self.game_map, style, info.n) for style in self.opponent_styles]
@@ -337,7 +290,9 @@ class MctsBot(BaseBot):
         weights = belief.weights if belief is not None else None
         long_held = self._long_held(info)
         keeps = None
-        if self.setup_keeps and self.opponent_styles == (Greedy,) and info.n <= self.setup_keeps_seats:
+        config = self.config  # the setup keeps assume the other seats play greedy: only where they are so modelled
+        if (config.assume_greedy_setup_keeps and self.opponent_styles == (Greedy,)
+                and info.n <= config.setup_keeps_seats):
             keeps = SetupKeeps.for_map(self.game_map)
         hidden = info.hidden_tickets() if keeps is not None else ([], [])  # the same for every deal
 
@@ -345,14 +300,14 @@ class MctsBot(BaseBot):
             setup = self._setup_deal(keeps, info, rng, weights, hidden) if keeps is not None else None
             return info.deal_tickets(rng, weights, long_held, setup)
 
-        if belief is None or self.resample <= 1:
+        if belief is None or self.config.resample <= 1:
             return info.complete(rng, deal())
         others = [q for q in range(belief.n) if q != self.seat and belief.shown(q)]
         if not others:
             return info.complete(rng, deal())
         kept = deal()
         total = 0.0
-        for i in range(self.resample):  # a weighted reservoir of one: each deal kept with chance like / total
+        for i in range(self.config.resample):  # a weighted reservoir of one: each deal kept with chance like / total
             proposal = kept if i == 0 else deal()
             like = 1.0
             for q in others:
@@ -388,12 +343,12 @@ class MctsBot(BaseBot):
         """The playout players for `n` seats, per policy of the other seats (`opponent_styles`), per policy
         of its own seat (the guide's first, then `styles`); made once and reused while they fit."""
         playouts = self._playouts
-        if (len(playouts) != len(self.opponent_styles) or len(playouts[0]) != 1 + len(self.styles)
+        if (len(playouts) != len(self.opponent_styles) or len(playouts[0]) != 1 + len(self.config.styles)
                 or len(playouts[0][0].bots) != n):
             seed = self.rng.randrange(1 << 30)
             playouts = self._playouts = [
                 [GreedyPlayout(self.game_map, n, seed, self._seat_styles(n, other, style))
-                 for style in (self._own_playout_style(n), *self.styles)]
+                 for style in (self._own_playout_style(n), *self.config.styles)]
                 for other in self.opponent_styles]
         return playouts
 
@@ -403,7 +358,8 @@ class MctsBot(BaseBot):
         return POLICIES[profile_of(map_name, seats).search.guide]
 
     def _fit_guide(self, n: int) -> None:
-        """At the first decision of an `n`-seat game: the guide of its profile."""
+        """At the first decision of an `n`-seat game: the guide of its profile (and, with `opponents_as_guide`,
+        the last opponent model)."""
         if self._seats == n:
             return
         self._seats = n
@@ -411,11 +367,18 @@ class MctsBot(BaseBot):
         if policy != self._guide_policy:
             self.guide = policy(self.game_map, self.seat, self.ctx.seed)
             self._guide_policy = policy
+        if self.config.opponents_as_guide:  # the last opponent model is this guide (and what was made for the
+            models = (*self.config.opponent_styles[:-1], policy)  # models is made again)
+            if self.opponent_styles != models:
+                self.opponent_styles = models
+                self._playouts = []
+                self._replay = None
+                self._long_odds = None
 
     def _own_playout_style(self, n: int) -> Policy:
         """Its own seat's policy in the playouts of an `n`-seat game: its profile's `own_playout` (unless
         `own_playout_fitted` is off: then the guide's)."""
-        if self.own_playout_fitted:
+        if self.config.own_playout_fitted:
             return POLICIES[profile_of(self.game_map.name, n).search.own_playout]
         return self.guide_for(self.game_map.name, n)
 
@@ -427,17 +390,17 @@ class MctsBot(BaseBot):
         playout = playouts[style]
         game = world.copy()
         game.apply_unchecked(aid)
-        if self.depth is None:
+        if self.config.depth is None:
             self.last_actions += 1 + playout.run(game)
         else:
-            self.last_actions += 1 + playout.run(game, self.depth)
+            self.last_actions += 1 + playout.run(game, self.config.depth)
         totals = estimate(game)  # the final scores once the game is over
         me = self.seat
         return totals[me] - max(v for q, v in enumerate(totals) if q != me)
 
     # ------------------------------------------------------------------ candidates
 
-    def candidates(self, game: Game, guide: int, view: dict[str, Any], legal: list[Action],
+    def candidates(self, game: Game, guide: int, view: SeatView, legal: list[Action],
                    belief: TicketBelief | None = None, board: Board | None = None,
                    worlds: list[Game] | None = None) -> list[int]:
         """The moves the search compares (catalogue ids, the guide's first); see the module docstring.
@@ -448,14 +411,14 @@ class MctsBot(BaseBot):
             board = Board.from_view(self.guide.ix, view)
         if game.phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
             opts = sort_options(self.guide.ix, legal)
-            for i in self.guide.keep_ranking(board, opts)[:self.keeps]:
+            for i in self.guide.keep_ranking(board, opts)[:self.config.keeps]:
                 aid = game.encode(opts.keeps[i][1])
                 if aid not in out:
                     out.append(aid)
             return out
         cat = game.cat
         kind = cat.kind
-        if game.phase == SECOND_CARD and self.search_draws:
+        if game.phase == SECOND_CARD and self.config.search_draws:
             out.extend(aid for aid in game.legal_ids() if aid != guide)  # every card it may take
             return out
         if game.phase != MAIN:
@@ -467,32 +430,32 @@ class MctsBot(BaseBot):
         draws = [aid for aid in ids if kind[aid] in is_draw]
         if draws and kind[guide] not in is_draw:
             out.append(draws[0])  # the blind draw when the deck has cards
-        plan = self.guide._current_plan(board)
+        plan = self.guide.current_plan(board)
         plan_links = {self.guide.ix.link[r] for r in plan.routes}
         link = self.guide.ix.link
         need = self.guide.plan_needs(plan, board)
-        # route -> the id of the card set greedy would pay it with (`GreedyBot._cheapest`)
-        best = {r: game.encode(self.guide._cheapest(board, options, need).action)
+        # route -> the id of the card set greedy would pay it with (`GreedyBot.cheapest_claim`)
+        best = {r: game.encode(self.guide.cheapest_claim(board, options, need).action)
                 for r, options in sort_options(self.guide.ix, legal).claims.items()}
         length = self.guide.ix.length
         claimed = {cat.a[aid] for aid in out if kind[aid] == A.CLAIM}
         ranked = sorted(best, key=lambda r: (link[r] not in plan_links, -length[r], r))
         pieces = self.game_map.rules.pieces
-        late = pieces - min(game.trains) >= self.late_from * pieces
-        count = self.wide if self.is_wide(game.n) else self.late_claims if late else self.claims
+        late = pieces - min(game.trains) >= self.config.late_from * pieces
+        count = self.config.wide if self.is_wide(game.n) else self.config.late_claims if late else self.config.claims
         for r in ranked[:count]:
             if r not in claimed:
                 out.append(best[r])
                 claimed.add(r)
-        if belief is not None and self.blocks:
-            for r in self._blocks(belief, game, [r for r in best if r not in claimed])[:self.blocks]:
+        if belief is not None and self.config.blocks:
+            for r in self._blocks(belief, game, [r for r in best if r not in claimed])[:self.config.blocks]:
                 out.append(best[r])
                 claimed.add(r)
-        if worlds and self.world_blocks:
+        if worlds and self.config.world_blocks:
             damage = world_block_damage(worlds, self.seat, {r for r in best if r not in claimed})
-            for r in sorted(damage, key=lambda r: (-damage[r], r))[:self.world_blocks]:
+            for r in sorted(damage, key=lambda r: (-damage[r], r))[:self.config.world_blocks]:
                 out.append(best[r])
-        if self.search_draws:  # each face-up card too
+        if self.config.search_draws:  # each face-up card too
             out.extend(aid for aid in draws if aid not in out)
         return out
 
@@ -509,12 +472,6 @@ class MctsBot(BaseBot):
         return sorted(score, key=lambda r: (-score[r], -length[r], r))
 
 
-def t_critical(dof: int) -> float:
-    """About the one-sided 95% point of Student's t with `dof` degrees of freedom (within 0.14 from 2 up:
-    2.90 for 2.92 at 2, 1.90 for 1.81 at 10)."""
-    return 1.645 + 2.5 / dof if dof > 0 else math.inf
-
-
 class MctsExpert(MctsBot):
     """`expert`: the search with its fitted playout actions per decision (`ttr.bots.budgets`, what 0.5 s gave
     on the pure-Python build), as `mcts`, but the other seats
@@ -526,17 +483,5 @@ class MctsExpert(MctsBot):
     games against `greedy_long`); against greedy the two were level."""
 
     name = "expert"
-    opponent_styles: tuple[Policy, ...] = (Greedy, GreedyLong)  # until a decision names the guide
-
-    def _fit_guide(self, n: int) -> None:
-        """The guide of an `n`-seat game, and the other seats modelled as greedy or as that guide by turns
-        (the belief's replay, long-ticket odds and playouts made again for the new model); once per game."""
-        if self._seats == n:
-            return
-        super()._fit_guide(n)
-        models = (Greedy, self.guide_for(self.game_map.name, n))
-        if self.opponent_styles != models:
-            self.opponent_styles = models
-            self._playouts = []
-            self._replay = None
-            self._long_odds = None
+    config = replace(MctsBot.config, opponent_styles=(Greedy, GreedyLong), opponents_as_guide=True,
+                     assume_greedy_setup_keeps=False, assume_greedy_tracking=False)

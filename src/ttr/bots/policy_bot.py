@@ -10,12 +10,11 @@ Needs numpy and the envs extra (`pip install 'ttr[envs]'`).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from ttr.bots.base import BaseBot
-from ttr.engine import Action
+from ttr.engine import Action, SeatView
 from ttr.engine.sample import InfoSet
 from ttr.envs.core import EnvCore
 from ttr.envs.observation import ObservationEncoder
@@ -49,16 +48,16 @@ class PolicyBot(BaseBot):
         self._core: EnvCore | None = None
         self._encoder: ObservationEncoder | None = None
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
         """The policy's action for the seat to move (a legal one)."""
-        players = len(view["players"])
+        players = len(view.players)
         if players != self.net.players:
             raise ValueError(f"the policy was trained for {self.net.players} players, this game has {players}")
         if self._core is None or self._encoder is None:
             self._core = EnvCore(self.game_map, players)
             self._encoder = ObservationEncoder(self.game_map, players)
         core, encoder = self._core, self._encoder
-        world = InfoSet(self.game_map, view).sample(self.rng)
+        world = InfoSet(self.game_map, view.to_json()).sample(self.rng)
         core.game = world
         core.kept = []
         mask = np.zeros(core.num_actions, np.int8)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ttr.bots.base import BaseBot
-from ttr.engine import Action
+from ttr.engine import Action, SeatView
 
 
 class RandomBot(BaseBot):
@@ -13,6 +11,6 @@ class RandomBot(BaseBot):
 
     name = "random"
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
         """A uniformly random action out of `legal`."""
         return legal[self.rng.randrange(len(legal))]

@@ -28,7 +28,7 @@ from typing import Any
 
 from ttr.bots.base import legal_actions
 from ttr.bots.greedy import GreedyBot
-from ttr.engine import Game, seat_view, surgery
+from ttr.engine import Game, SeatView, surgery
 from ttr.engine.sample import draw_weighted
 from ttr.maps import GameMap
 
@@ -54,7 +54,7 @@ class _Keeper:
         game = self.game
         surgery.offer_setup_tickets(game, offer)
         _, legal = legal_actions(game)
-        action = self.bot.choose(seat_view(game, game.current), legal)
+        action = self.bot.choose(SeatView.of(game, game.current), legal)
         kept = {game.map.ticket(name).index for name in action.tickets}
         return sum(1 << i for i, t in enumerate(offer) if t in kept)
 

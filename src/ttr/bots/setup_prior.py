@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from ttr.bots.base import legal_actions
 from ttr.bots.greedy import GreedyBot
-from ttr.engine import Game, seat_view
+from ttr.engine import Game, SeatView
 from ttr.maps import GameMap
 
 DEALS = 200  # setup deals the policy is asked about (once per map, policy and seat count, then cached)
@@ -45,7 +45,7 @@ def long_held_odds(game_map: GameMap, policy: Callable[[GameMap, int, int], Gree
         game = Game.new(game_map, names, seed=deal)
         seat = game.current
         _, legal = legal_actions(game)
-        action = policy(game_map, seat, deal).choose(seat_view(game, seat), legal)
+        action = policy(game_map, seat, deal).choose(SeatView.of(game, seat), legal)
         kept = [game_map.ticket(name).index for name in action.tickets]
         counts[len(kept)][sum(t in longs for t in kept)] += 1
     found = {k: [x / sum(row) for x in row] for k, row in counts.items()}

@@ -35,17 +35,15 @@ import bisect
 import itertools
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ttr.bots.greedy import GreedyBot
+from ttr.bots.greedy import GreedyBot, PlanCache
 from ttr.bots.playout import GreedyPlayout
-from ttr.engine import Action, Game, surgery
+from ttr.engine import Action, Game, SeatView, surgery
 from ttr.engine import actions as A
 from ttr.engine.phases import CHOOSE_SETUP
 from ttr.maps import GameMap
-
-PlanState = tuple[Any, Any, Any]  # a greedy bot's plan cache: (key, path costs, plan)
 
 
 class _Particle:
@@ -53,7 +51,7 @@ class _Particle:
 
     __slots__ = ("plans", "weight", "world")
 
-    def __init__(self, world: Game, weight: float, plans: dict[int, PlanState]) -> None:
+    def __init__(self, world: Game, weight: float, plans: dict[int, PlanCache]) -> None:
         self.world = world
         self.weight = weight
         self.plans = plans
@@ -83,15 +81,15 @@ class WorldFilter:
 
     # ------------------------------------------------------------------ keeping in step
 
-    def update(self, view: dict[str, Any], fresh: Callable[[], Game]) -> None:
+    def update(self, view: SeatView, fresh: Callable[[], Game]) -> None:
         """Play the log entries of `view` not seen yet into every world, weigh the worlds, check them
         against the view and draw them again if needed; `fresh()` samples a new world of this position
         (used at the start, after a new game and when every world was dropped)."""
-        log: list[dict[str, Any]] = view["log"]
+        log = view.log
         if not self.particles or self.seen > len(log):
             self._restart(log, fresh)
             return
-        offer = (view.get("turn") or {}).get("tickets_offered")
+        offer = view.turn.tickets_offered if view.turn is not None else None
         for index in range(self.seen, len(log)):
             entry = log[index]
             following = log[index + 1] if index + 1 < len(log) else None
@@ -132,7 +130,7 @@ class WorldFilter:
         squares = sum(p.weight * p.weight for p in self.particles)
         return total * total / squares if squares > 0 else 0.0
 
-    def _restart(self, log: list[dict[str, Any]], fresh: Callable[[], Game]) -> None:
+    def _restart(self, log: Sequence[Mapping[str, Any]], fresh: Callable[[], Game]) -> None:
         """Fresh worlds of the position after `log`, and the cards each seat has shown so far."""
         if self.particles:
             self.restarts += 1
@@ -176,7 +174,7 @@ class WorldFilter:
                     surgery.swap_hidden_ticket(world, q, leaving, t)
                     tickets[tickets.index(leaving)] = t
 
-    def _learn(self, entry: dict[str, Any]) -> None:
+    def _learn(self, entry: Mapping[str, Any]) -> None:
         """Follow the cards a seat has shown through one log entry: taken face up, then played."""
         known = self.known[entry["player"]]
         if entry["action"] == "draw_card" and entry.get("from") == "face_up":
@@ -205,8 +203,8 @@ class WorldFilter:
 
     # ------------------------------------------------------------------ one log entry in one world
 
-    def _step(self, particle: _Particle, entry: dict[str, Any], following: dict[str, Any] | None,
-              offer: list[str] | None) -> bool:
+    def _step(self, particle: _Particle, entry: Mapping[str, Any], following: Mapping[str, Any] | None,
+              offer: Sequence[str] | None) -> bool:
         """Play one log entry in the particle's world (weighing the world first if another seat made it);
         False if the world cannot follow it."""
         world = particle.world
@@ -270,7 +268,7 @@ class WorldFilter:
         _restore(particle, p, after)
         particle.weight *= self.miss
 
-    def _draw_face_up(self, world: Game, aid: int, entry: dict[str, Any]) -> bool:
+    def _draw_face_up(self, world: Game, aid: int, entry: Mapping[str, Any]) -> bool:
         """A face-up pick, the refill (and a reset of the row) forced to what the log shows."""
         row = [self._card(c) if c is not None else -1 for c in entry["face_up"]]
         before = world.face_up
@@ -303,7 +301,7 @@ class WorldFilter:
         surgery.set_hand(world, q, hand)
         surgery.shuffle_deck(world, self.rng)
 
-    def _pay_from_deck(self, world: Game, q: int, aid: int, entry: dict[str, Any]) -> bool:
+    def _pay_from_deck(self, world: Game, q: int, aid: int, entry: Mapping[str, Any]) -> bool:
         """Make seat q's hand in the world able to pay the move `aid` it made (a claim, tunnel payment or
         station: the log `entry` names the cards paid): the cards it lacks come from the deck in exchange
         for unshown cards the payment does not use; False if they cannot."""
@@ -335,16 +333,12 @@ class WorldFilter:
     def _modelled(self, particle: _Particle, p: int) -> int:
         """The move the policy makes for seat p in the particle's world, with the seat's own plan cache."""
         bot = self.policy.bots[p]
-        state = particle.plans.get(p)
-        if state is None:
-            bot._plan_key = None
-        else:
-            bot._plan_key, bot._plan_costs, bot._plan = state
+        bot.set_plan_cache(particle.plans.get(p))
         aid = self.policy.choose_id(particle.world)
-        particle.plans[p] = (bot._plan_key, bot._plan_costs, bot._plan)
+        particle.plans[p] = bot.plan_cache()
         return aid
 
-    def _observed(self, world: Game, entry: dict[str, Any]) -> int | None:
+    def _observed(self, world: Game, entry: Mapping[str, Any]) -> int | None:
         """The catalogue id of a log entry's move (another seat's blind draw: the draw itself)."""
         kind = entry["action"]
         try:
@@ -357,16 +351,19 @@ class WorldFilter:
     def _card(self, name: str) -> int:
         return self.map.card_index[name]
 
-    def _shown(self, view: dict[str, Any]) -> tuple[int, list[int], int, int, list[int], list[int]]:
+    def _shown(self, view: SeatView) -> tuple[int, list[int], int, int, list[int], list[int]]:
         """What the view shows that every world must show too (read once per update): the seat to move,
         the face-up row, the deck and discard sizes, this seat's hand (cards per type) and every hand's size."""
-        row = [self._card(c) if c is not None else -1 for c in view["face_up"]]
-        players = view["players"]
+        row = [self._card(c) if c is not None else -1 for c in view.face_up]
+        players = view.players
         hand = [0] * len(self.map.card_names)
-        for name, count in players[self.seat]["hand"].items():
+        for name, count in (players[self.seat].hand or {}).items():
             hand[self._card(name)] += count
-        sizes = [sum(hand) if q == self.seat else player["hand_size"] for q, player in enumerate(players)]
-        return view["turn"]["player"], row, view["deck_size"], view["discard_size"], hand, sizes
+        sizes = [sum(hand) if q == self.seat else player.hand_size for q, player in enumerate(players)]
+        turn = view.turn
+        if turn is None:
+            raise ValueError("the worlds are kept in step with a game in progress, and this one is over")
+        return turn.player, row, view.deck_size, view.discard_size, hand, sizes
 
     def _agrees(self, world: Game, shown: tuple[int, list[int], int, int, list[int], list[int]]) -> bool:
         """Whether the world shows what the view shows (`_shown`)."""
@@ -376,7 +373,7 @@ class WorldFilter:
                 and world.hands[self.seat] == hand and [sum(h) for h in world.hands] == sizes)
 
 
-def _restore(particle: _Particle, p: int, state: PlanState | None) -> None:
+def _restore(particle: _Particle, p: int, state: PlanCache | None) -> None:
     """Put seat p's plan cache of the particle back to `state` (None: no plan yet)."""
     if state is None:
         particle.plans.pop(p, None)

@@ -13,7 +13,7 @@ from gymnasium import spaces
 from ttr.bots import Bot, make_bot
 from ttr.bots.base import legal_actions
 from ttr.bots.cmd_bot import end_bots
-from ttr.engine import seat_view
+from ttr.engine import SeatView
 from ttr.envs.aec import SeedStream, check_render_mode, observation_space
 from ttr.envs.core import EnvCore, check_reward_mode, resolve_map
 from ttr.envs.observation import ObservationEncoder
@@ -177,7 +177,7 @@ class TicketToRideGym(gym.Env[dict[str, Any], Any]):
                 game.apply_unchecked(ids[bot.rng.randrange(len(ids))])
                 continue
             ids, legal = legal_actions(game)
-            action = bot.choose(seat_view(game, game.current), legal)
+            action = bot.choose(SeatView.of(game, game.current), legal)
             game.apply_id(ids[legal.index(action)])
 
 

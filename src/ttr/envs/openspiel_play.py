@@ -21,7 +21,7 @@ from open_spiel.python import rl_environment
 import ttr.envs.openspiel  # noqa: F401  # registers python_ttr
 from ttr.bots import Bot, make_bot
 from ttr.bots.base import legal_actions
-from ttr.engine import final_score, seat_view
+from ttr.engine import SeatView, final_score
 from ttr.engine.actions import KEEP_TICKETS
 
 #: An agent: (state, player, rng) -> the action id it plays; it may read only the player's information.
@@ -69,7 +69,7 @@ def bot_action(state: pyspiel.State, bot: Bot) -> int:
     core = state.core
     game = core.game
     ids, legal = legal_actions(game)
-    engine_id = ids[legal.index(bot.choose(seat_view(game, game.current), legal))]
+    engine_id = ids[legal.index(bot.choose(SeatView.of(game, game.current), legal))]
     if core.cat.kind[engine_id] != KEEP_TICKETS:
         return engine_id
     keep = (core.cat.a[engine_id] >> len(core.kept)) & 1

@@ -3,7 +3,7 @@ and a summary of how its game ended (the `ttr-review/1` document of docs/review.
 
 The work comes in three steps, so that a server can spread it over workers and report progress:
 `decisions(record, seat)` replays the record and gives, for each decision of the seat (a position with more
-than one legal action), what a live bot would have been given then: the seat's `seat_view` and the legal
+than one legal action), what a live bot would have been given then: the seat's `SeatView` and the legal
 actions, with the move it played; `rate_decision` rates one of them (plain data in and out, for a worker
 process); `assemble` puts the ratings and the record's summary together. `review_record` does all three.
 """
@@ -16,7 +16,7 @@ from typing import Any
 
 from ttr.bots.base import legal_actions
 from ttr.bots.hint import explain_reason, reason_text
-from ttr.engine import Action, Game, final_score, seat_view
+from ttr.engine import Action, Game, SeatView, final_score
 from ttr.errors import RecordError
 from ttr.maps import GameMap, load_map
 from ttr.records import Record
@@ -35,7 +35,7 @@ class Decision:
     and the move it played."""
 
     index: int
-    view: dict[str, Any]
+    view: SeatView
     legal: list[Action]
     played: Action
 
@@ -65,14 +65,14 @@ def decisions(record: Record, seat: int) -> tuple[list[Decision], Game]:
         if action not in legal:
             raise RecordError(f"actions[{index}]: {action} is not legal here; replay the record for why")
         if who == seat and len(legal) > 1:
-            out.append(Decision(index, seat_view(game, seat), legal, action))
+            out.append(Decision(index, SeatView.of(game, seat), legal, action))
         game.apply_id(ids[legal.index(action)])
     if not game.is_over:
         raise RecordError("the record ends before the game does: only finished games are reviewed")
     return out, game
 
 
-def rate_decision(map_name: str, seat: int, seed: int, playouts: int, view: dict[str, Any], legal: list[Action],
+def rate_decision(map_name: str, seat: int, seed: int, playouts: int, view: SeatView, legal: list[Action],
                   played: Action) -> dict[str, Any]:
     """One decision rated, as the `decisions[]` entry of the review (without `index` and `move`)."""
     game_map = load_map(map_name)
@@ -84,11 +84,11 @@ def _r(x: float) -> float:
     return round(x, DIGITS) + 0.0  # + 0.0: never "-0.0"
 
 
-def _decision_json(game_map: GameMap, view: dict[str, Any], rating: Rating) -> dict[str, Any]:
+def _decision_json(game_map: GameMap, view: SeatView, rating: Rating) -> dict[str, Any]:
     lo, hi = rating.interval
     reason = explain_reason(game_map, view, rating.best)  # why the better move (the played one, when it was best)
     return {
-        "phase": view["turn"]["phase"],
+        "phase": view.turn.phase if view.turn is not None else "game_over",
         "played": rating.played.to_json(), "played_text": str(rating.played),
         "best": rating.best.to_json(), "best_text": str(rating.best),
         "guide": rating.guide.to_json(),

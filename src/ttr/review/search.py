@@ -23,12 +23,11 @@ so a decision is rated the same on every machine.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
 
 from ttr.bots.mcts import MctsExpert
 from ttr.bots.planning import Board
-from ttr.engine import Action, Game
+from ttr.engine import Action, Game, SeatView
 from ttr.engine.phases import MAIN
 from ttr.engine.sample import InfoSet
 from ttr.maps import GameMap
@@ -84,23 +83,24 @@ class ReviewSearch(MctsExpert):
     name = "review"
     screen = 3  # worlds every candidate meets
     finalists = 3  # best other candidates kept beside the played and the guide's move after the screen
-    prune = math.inf  # the live search's pruning is not used: the review measures every candidate
+    config = replace(MctsExpert.config, prune=math.inf)  # the live search's pruning is not used: the review
+    # measures every candidate
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, playouts: int) -> None:
         """A review search of `playouts` playouts per decision for `seat`, seeded by `seed`."""
         super().__init__(game_map, seat, seed, iterations=playouts)
         self.playouts = playouts
 
-    def rate(self, view: dict[str, Any], legal: list[Action], played: Action) -> Rating:
-        """Rate `played` (one of `legal`) in the position of `view` (the seat's `seat_view`)."""
+    def rate(self, view: SeatView, legal: list[Action], played: Action) -> Rating:
+        """Rate `played` (one of `legal`) in the position of `view` (what the seat sees)."""
         if played not in legal:
             raise ValueError(f"the played move {played} is not among the legal actions")
-        self._fit_guide(len(view["players"]))
+        self._fit_guide(len(view.players))
         guide_action = self.guide.choose(view, legal)
-        info = InfoSet(self.game_map, view)
+        info = InfoSet(self.game_map, view.to_json())
         rng = self.rng
         board = Board.from_view(self.guide.ix, view)
-        belief = self.belief_of(view, board) if self.belief else None
+        belief = self.belief_of(view, board) if self.config.belief else None
         tracked = self.tracked(view, info, belief)
 
         def draw_world() -> Game:
@@ -110,10 +110,10 @@ class ReviewSearch(MctsExpert):
         guide = first.encode(guide_action)
         played_id = first.encode(played)
         sampled = [first]
-        if first.phase == MAIN and belief is not None and self.world_blocks:
-            sampled += [draw_world() for _ in range(self.block_worlds - 1)]
+        if first.phase == MAIN and belief is not None and self.config.world_blocks:
+            sampled += [draw_world() for _ in range(self.config.block_worlds - 1)]
         cands = [k for k in self.candidates(first, guide, view, legal, belief, board, sampled) if k < len(first.cat)]
-        if view["turn"]["phase"] == "tunnel_payment":  # the live search leaves these to its guide
+        if view.turn is not None and view.turn.phase == "tunnel_payment":  # the live search leaves these to its guide
             cands += [first.encode(a) for a in legal if first.encode(a) not in cands]
         if played_id not in cands:
             cands.append(played_id)

@@ -6,8 +6,9 @@ id), which keeps one bot per game, seat and level, built at its first move as `t
 measured (the same seeded game gives the same moves in a tournament and here: tests/server/test_kept_bots.py).
 A worker keeps at most `KEPT_BOTS` bots, the least recently used dropped first, and forgets a game's bots when
 it ends; a bot lost with its worker (a restart, or the game moving to another server) is built again at the
-next move from the game's seed. A bot sees only its seat's view and the legal actions. Work is sent as plain
-data (the game id, the map name, the view, the actions), so the same functions run in a process or a thread.
+next move from the game's seed. A bot sees only its seat's view (a `SeatView`) and the legal actions. Work is
+sent as plain data (the game id, the map name, the view, the actions), so the same functions run in a process
+or a thread.
 
 Game reviews (`ttr.review`) run in a lane of their own: one more worker, started at the lowest CPU priority
 (`os.nice`), given one decision at a time, so that they take only the time the live games' bots leave and
@@ -29,7 +30,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ttr.engine import Action
+from ttr.engine import Action, SeatView
 
 log = logging.getLogger("ttr.server")
 
@@ -38,7 +39,7 @@ _kept: OrderedDict[tuple[str, int, str], Any] = OrderedDict()  # in a worker: (g
 _kept_lock = threading.Lock()  # the thread pool's lanes share one process
 
 
-def choose_move(game_id: str, level: str, map_name: str, seat: int, seed: int, view: dict[str, Any],
+def choose_move(game_id: str, level: str, map_name: str, seat: int, seed: int, view: SeatView,
                 legal: list[Action]) -> int:
     """The index in `legal` of the action the bot `level` of `seat` plays in game `game_id` (in the game's
     worker): the bot kept for the game and seat, or a new one, `make_bot(level, map, seat, seed)`."""
@@ -72,7 +73,7 @@ def forget_game(game_id: str) -> int:
     return len(keys)
 
 
-def hint_move(map_name: str, view: dict[str, Any], legal: list[Action]) -> tuple[int, str, dict[str, Any]]:
+def hint_move(map_name: str, view: SeatView, legal: list[Action]) -> tuple[int, str, dict[str, Any]]:
     """The hint for the seat of `view`: the index in `legal` of the suggested action, why in English, and why
     as data to translate (`ttr.bots.hint.explain_reason`), in a worker."""
     from ttr.bots.hint import hint_explained
@@ -85,7 +86,7 @@ def hint_move(map_name: str, view: dict[str, Any], legal: list[Action]) -> tuple
         return 0, reason, data
 
 
-def rate_move(map_name: str, seat: int, seed: int, playouts: int, view: dict[str, Any], legal: list[Action],
+def rate_move(map_name: str, seat: int, seed: int, playouts: int, view: SeatView, legal: list[Action],
               played: Action) -> dict[str, Any]:
     """One decision of a game review rated (`ttr.review.rate_decision`), in the review worker."""
     from ttr.review import rate_decision
@@ -174,7 +175,7 @@ class BotPool:
         again."""
         return await self._run_in(next(self._turns) % self.workers, fn, *args)
 
-    async def choose(self, game_id: str, level: str, map_name: str, seat: int, seed: int, view: dict[str, Any],
+    async def choose(self, game_id: str, level: str, map_name: str, seat: int, seed: int, view: SeatView,
                      legal: list[Action]) -> int:
         """The index in `legal` that the bot `level` kept for game `game_id` and `seat` plays (built with `seed`,
         the game's, at its first move)."""
@@ -186,12 +187,12 @@ class BotPool:
         """Drop the bots kept for game `game_id` (it has ended)."""
         await self._run_in(self.lane_of(game_id), forget_game, game_id)
 
-    async def hint(self, map_name: str, view: dict[str, Any], legal: list[Action]) -> tuple[int, str, dict[str, Any]]:
+    async def hint(self, map_name: str, view: SeatView, legal: list[Action]) -> tuple[int, str, dict[str, Any]]:
         """The hint's index in `legal`, its reason, and the reason as data to translate."""
         result: tuple[int, str, dict[str, Any]] = await self.run(hint_move, map_name, view, legal)
         return result
 
-    async def review_move(self, map_name: str, seat: int, seed: int, playouts: int, view: dict[str, Any],
+    async def review_move(self, map_name: str, seat: int, seed: int, playouts: int, view: SeatView,
                           legal: list[Action], played: Action) -> dict[str, Any]:
         """One decision of a review rated in the review lane (see the module)."""
         loop = asyncio.get_running_loop()

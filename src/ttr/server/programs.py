@@ -21,7 +21,7 @@ import shutil
 from pathlib import Path
 
 from ttr.bots.cmd_bot import CmdBot, command_args
-from ttr.engine import Action, Game, final_score, seat_view
+from ttr.engine import Action, Game, SeatView, final_score
 
 PREFIX = "cmd:"
 
@@ -83,7 +83,7 @@ class ProgramSeats:
         if bot is None:
             bot = self.bots[key] = CmdBot(name.removeprefix(PREFIX), game.map, seat, seed,
                                           time_per_move=self.time_per_move)
-        view = seat_view(game, seat)
+        view = SeatView.of(game, seat)
         before = len(bot.failures)
         action = await asyncio.to_thread(bot.choose, view, legal)
         for failure in bot.failures[before:]:

@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from ttr.bots import BOTS
-from ttr.engine import Game
+from ttr.engine import Game, SeatView
 from ttr.maps import BUILTIN_MAPS
 from ttr.server import custom_maps
 from ttr.server.bot_pool import BotPool
@@ -48,7 +48,7 @@ from ttr.server.store import (
     StoredAction,
     StoreError,
 )
-from ttr.server.views import seats_json, summary_json, view_for, winner_seats
+from ttr.server.views import seats_json, summary_json, winner_seats
 
 log = logging.getLogger("ttr.server")
 T = TypeVar("T")
@@ -694,9 +694,8 @@ class GameManager:
         if room.hint is not None and room.hint[0] == version:  # asked again: the search gives the same answer
             return dict(room.hint[1])
         ids, actions, _ = room.legal()
-        view = view_for(game, conn.seat)
-        view["map"] = custom_maps.worker_ref(room.info.map)
-        index, reason, reason_i18n = await self.pool.hint(view["map"], view, list(actions))
+        view = SeatView.of(game, conn.seat)
+        index, reason, reason_i18n = await self.pool.hint(custom_maps.worker_ref(room.info.map), view, list(actions))
         message = {"type": "hint", "id": ids[index], "text": str(actions[index]), "reason": reason,
                    "reason_i18n": reason_i18n, "version": version}
         room.hint = (version, message)
@@ -758,16 +757,14 @@ class GameManager:
                 await asyncio.sleep(room.info.bot_delay)
                 if room.version != version:
                     continue
-            view = view_for(game, seat)
-            view["map"] = custom_maps.worker_ref(room.info.map)
             ids, actions, _ = room.legal()
             try:
                 if level.startswith(PREFIX):
                     index = await self.programs.choose(room.info.id, game, seat, level, list(actions),
                                                        (room.info.seed * 1_000_003 + seat) % 2**63)
                 else:  # the bot kept for the game and seat, built as a tournament builds it (the game's seed)
-                    index = await self.pool.choose(room.info.id, level, view["map"], seat, room.info.seed, view,
-                                                   list(actions))
+                    index = await self.pool.choose(room.info.id, level, custom_maps.worker_ref(room.info.map), seat,
+                                                   room.info.seed, SeatView.of(game, seat), list(actions))
             except Exception:
                 log.exception("bot %s failed in game %s at version %d; it plays its first legal action",
                               level, room.info.id, version)

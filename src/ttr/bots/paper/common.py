@@ -18,8 +18,6 @@ Conventions of the original code kept here (see docs/fdg2017.md, "The agents"):
 
 from __future__ import annotations
 
-from typing import Any
-
 from ttr.bots.base import BaseBot
 from ttr.bots.planning import (
     INF,
@@ -34,7 +32,7 @@ from ttr.bots.planning import (
     route_costs,
     sort_options,
 )
-from ttr.engine import Action
+from ttr.engine import Action, SeatView
 from ttr.maps import GameMap
 
 HOP = 1000.0  # cost of one route in a "fewest routes" path; the route's length breaks ties
@@ -49,7 +47,7 @@ class PaperBot(BaseBot):
         super().__init__(game_map, seat, seed)
         self.ix: MapIndex = map_index(game_map)
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
         """Route the decision to the agent's ticket choice, tunnel payment, card draw or turn."""
         if len(legal) == 1:
             return legal[0]

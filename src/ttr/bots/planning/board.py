@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ttr.bots.abandoned_tunnel import (
     FEW_CARDS_TO_REVEAL,
@@ -13,7 +12,7 @@ from ttr.bots.abandoned_tunnel import (
     tunnels_abandoned_in_log,
 )
 from ttr.bots.planning.index import MapIndex
-from ttr.engine import Game, doubles
+from ttr.engine import Game, SeatView, doubles
 from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, PHASE_NAMES, TUNNEL
 
 BOARD_CACHE_SIZE = 4096  # boards whose open routes `Board.from_game` keeps per map (then it starts over)
@@ -55,50 +54,53 @@ class Board:
     tunnels_abandoned: tuple[int, ...] = ()  # the tunnels this seat has claimed and abandoned in the game
 
     @classmethod
-    def from_view(cls, ix: MapIndex, view: dict[str, Any]) -> Board:
-        """Read a seat view (`ttr.engine.views.seat_view`)."""
+    def from_view(cls, ix: MapIndex, view: SeatView) -> Board:
+        """Read a seat's view (`ttr.engine.views.SeatView`)."""
         m = ix.game_map
-        seat = int(view["seat"])
-        players = view["players"]
+        seat = view.seat
+        if seat is None:
+            raise ValueError("a board is read from a seat's view, not a spectator's")
+        players = view.players
         n = len(players)
         owner = [-1] * len(ix.length)
         station_at = [-1] * ix.ncity
         for p, entry in enumerate(players):
-            for name in entry["routes"]:
+            for name in entry.routes:
                 owner[m.route_index[name]] = p
-            for name in entry["station_cities"]:
+            for name in entry.station_cities:
                 station_at[m.city_index[name]] = p
         is_open = open_routes(ix, owner, seat, n)
         me = players[seat]
         hand = [0] * (ix.ncol + 1)
-        for name, count in me.get("hand", {}).items():
+        for name, count in (me.hand or {}).items():
             hand[m.card_index[name]] += count
-        turn = view.get("turn") or {}
+        turn = view.turn
         tunnel_route = -1
-        if turn.get("tunnel_route"):
-            tunnel_route = m.route_index[turn["tunnel_route"]]
-        trains = [int(p["trains"]) for p in players]
+        if turn is not None and turn.tunnel_route:
+            tunnel_route = m.route_index[turn.tunnel_route]
+        trains = [p.trains for p in players]
+        log = view.log
         return cls(
-            ix=ix, seat=seat, n=n, phase=str(turn.get("phase", "game_over")), owner=owner, open=is_open,
-            hand=hand, trains=trains, stations_left=[int(p["stations"]) for p in players],
-            station_at=station_at, scores=[int(p["score"]) for p in players],
-            tickets=[m.ticket_index[t] for t in me.get("tickets", [])],
-            offered=[m.ticket_index[t] for t in turn.get("tickets_offered", [])],
-            face_up=[m.card_index[c] if c is not None else -1 for c in view["face_up"]],
-            ticket_deck_size=int(view["ticket_deck_size"]), deck_size=int(view["deck_size"]),
-            discard_size=int(view["discard_size"]), tunnel_route=tunnel_route,
-            tunnel_extra=int(turn.get("tunnel_extra", 0)),
-            final_round=view.get("final_turns") is not None,
+            ix=ix, seat=seat, n=n, phase=turn.phase if turn is not None else "game_over", owner=owner,
+            open=is_open, hand=hand, trains=trains, stations_left=[p.stations for p in players],
+            station_at=station_at, scores=[p.score for p in players],
+            tickets=[m.ticket_index[t] for t in me.tickets or ()],
+            offered=[m.ticket_index[t] for t in (turn.tickets_offered if turn is not None else None) or ()],
+            face_up=[m.card_index[c] if c is not None else -1 for c in view.face_up],
+            ticket_deck_size=view.ticket_deck_size, deck_size=view.deck_size,
+            discard_size=view.discard_size, tunnel_route=tunnel_route,
+            tunnel_extra=(turn.tunnel_extra or 0) if turn is not None else 0,
+            final_round=view.final_turns is not None,
             signature=(*owner, *station_at),
-            abandoned_tunnel=(m.route_index.get(abandoned_in_log(view.get("log") or [], seat) or "", -1)
-                              if int(view["deck_size"]) + int(view["discard_size"]) <= FEW_CARDS_TO_REVEAL else -1),
+            abandoned_tunnel=(m.route_index.get(abandoned_in_log(log, seat) or "", -1)
+                              if view.deck_size + view.discard_size <= FEW_CARDS_TO_REVEAL else -1),
             tunnels_abandoned=tuple(m.route_index[name] for name in
-                                    tunnels_abandoned_in_log(view.get("log") or [], seat) if name in m.route_index),
+                                    tunnels_abandoned_in_log(log, seat) if name in m.route_index),
         )
 
     @classmethod
     def from_game(cls, ix: MapIndex, game: Game, seat: int) -> Board:
-        """The `Board` that `from_view` would read from `seat_view(game, seat)`, taken from the game directly
+        """The `Board` that `from_view` would read from `SeatView.of(game, seat)`, taken from the game directly
         (for search on sampled games, where building views would cost most of the time)."""
         m = ix.game_map
         owner = list(game.owner)
