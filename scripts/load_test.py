@@ -612,6 +612,11 @@ def main() -> int:
         print(f"server_ms_p50        {server_ms['p50']:.2f}  (first server: received -> update queued to every "
               f"socket, {server_ms['actions']} actions{since})")
         print(f"server_ms_p99        {server_ms['p99']:.2f}")
+    pauses = result["server"].get("gc")
+    if pauses:
+        parts = ", ".join(f"gen {g}: {pauses[g]['collections']} x, max {pauses[g]['max_ms']:.1f} ms" for g in "012")
+        print(f"server_gc            {parts}  (first server's collector pauses in the window; "
+              f"{pauses['frozen']} objects frozen)")
     if servers:
         cpus = result["server_cpus"]
         each = ", ".join(f"{c:.1f} s ({c / elapsed * 100:.0f}%)" for c in cpus)

@@ -41,6 +41,7 @@ class Seat:
         self.versions: list[int] = []
         self.errors: list[dict[str, Any]] = []
         self.last: dict[str, Any] = {}
+        self.log: list[dict[str, Any]] = []  # the game's log as this seat's page puts it together
         self.moves = 0
         self.seen_here: set[int] = set()  # seats its pages were told are connected
 
@@ -57,6 +58,10 @@ class Seat:
                     self.errors.append(msg)
                 if msg["type"] in ("snapshot", "update"):
                     self.versions.append(msg["version"])
+                    start = msg.get("log_from", 0)
+                    assert len(self.log) >= start, (len(self.log), start)
+                    self.log = self.log[:start] + msg["view"]["log"]
+                    assert len(self.log) == msg["version"]
                     if msg["status"] == "finished" or until(msg):
                         return
                     if msg["legal"]:
@@ -90,7 +95,7 @@ def test_two_servers_play_one_game_and_one_takes_over_when_the_other_dies(pg_url
         assert min(ana.last["version"], ben.last["version"]) >= 40
         # Ben, on B, was sent the actions of Ana and of the bot, both stored by A, and could move in turn
         assert ben.moves >= 5 and ana.moves >= 5
-        bot_moves = [e for e in ben.last["view"]["log"] if e.get("player") == 2]
+        bot_moves = [e for e in ben.log if e.get("player") == 2]
         assert bot_moves, "the bot played (on A), and B's socket saw it"
         assert 0 in ben.seen_here  # Ana's socket is on A: B's pages counted her as here
 

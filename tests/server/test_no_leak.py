@@ -111,13 +111,17 @@ def check_messages(server: LiveServer, created: dict[str, Any], log: list[tuple[
             assert msg["type"] == "seats", msg
     game = Game.new(game_map, names, seed=seed)
     checked = 0
+    whole_logs: dict[tuple[int, int | None], list[dict[str, Any]]] = {}  # each reader's whole log, per version
     for version in range(len(ids) + 1):
         for seat, msg in by_version.get(version, []):
             assert msg["seat"] == seat if msg["type"] == "snapshot" else True
             expected = view_for(game, seat)
-            assert msg["view"] == expected
+            whole_logs[(version, seat)] = expected["log"]
             if msg["type"] == "update":
                 assert msg["last"] == last_for(expected)
+                assert msg["log_from"] == version - 1  # each update carries the one new entry of the log
+                expected["log"] = expected["log"][msg["log_from"]:]
+            assert msg["view"] == expected
             legal = [e["id"] for e in msg["legal"]]
             assert legal == (game.legal_ids() if seat == game.current and not game.is_over else [])
             keys: set[str] = set()
@@ -151,6 +155,14 @@ def check_messages(server: LiveServer, created: dict[str, Any], log: list[tuple[
         if version < len(ids):
             game.apply_id(ids[version])
     assert game.is_over
+    have: dict[int | None, list[dict[str, Any]]] = {}  # each socket's log as a page puts it together
+    for seat, msg in log:
+        if msg["type"] == "snapshot":
+            have[seat] = msg["view"]["log"]
+        elif msg["type"] == "update":
+            assert len(have[seat]) >= msg["log_from"]
+            have[seat] = have[seat][:msg["log_from"]] + msg["view"]["log"]
+            assert have[seat] == whole_logs[(msg["version"], seat)]
     return checked, len(ids)
 
 

@@ -91,6 +91,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 ENV_PREFIX = "TTR_"
+GC_FREEZE_EVERY = 60.0  # seconds: long-lived objects kept out of the collector's scans (ttr.server.collector)
 
 
 def environment_name(dest: str) -> str:
@@ -194,7 +195,8 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     programs = tuple(dict.fromkeys(program_name(command) for command in args.bot_program))
-    config = ServerConfig(db=db, bot_workers=args.bot_workers, bot_pool=args.bot_pool, bot_delay=args.bot_delay,
+    config = ServerConfig(db=db, gc_freeze_every=GC_FREEZE_EVERY, bot_workers=args.bot_workers,
+                          bot_pool=args.bot_pool, bot_delay=args.bot_delay,
                           leave_grace=max(0.0, args.leave_grace), programs=programs,
                           program_time=args.bot_program_time, program_idle=args.bot_program_idle,
                           allowed_origins=tuple(args.allowed_origin), create_limit=args.create_limit,

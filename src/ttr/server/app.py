@@ -28,6 +28,7 @@ from ttr.maps import BUILTIN_MAPS
 from ttr.records import write_record
 from ttr.server import chat, custom_maps
 from ttr.server.bot_pool import BotPool
+from ttr.server.collector import Collector
 from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
 from ttr.server.head import HeadAsGet
@@ -134,16 +135,26 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     the_pool = pool if pool is not None else BotPool(config.bot_workers, config.bot_pool)
     manager = GameManager(the_store, the_pool, config)
     reviews = Reviews(manager, config.review_playouts)
+    collector = Collector(manager.metrics.gc_seconds)
     static_dir = Path(config.static_dir) if config.static_dir else WEB_DIR / "static"
     allowed_origins = tuple(o.strip().lower().rstrip("/") for o in config.allowed_origins)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        collector.install()
         await manager.start()
         await the_pool.start()
+        freezer = (asyncio.get_running_loop().create_task(collector.freeze_loop(config.gc_freeze_every,
+                                                                                config.gc_sweep_every))
+                   if config.gc_freeze_every > 0 else None)
         try:
             yield
         finally:
+            collector.remove()
+            if freezer is not None:
+                freezer.cancel()
+                with contextlib.suppress(BaseException):
+                    await freezer
             await online.close()
             await reviews.stop()
             await manager.stop()
@@ -263,7 +274,8 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         games = await manager.db(manager.store.count_by_status)
         return {"action_ms": manager.times.summary(), "games_in_memory": len(manager.rooms),
                 "games_running": running, "connections": conns,
-                "games": {status: games.get(status, 0) for status in (RUNNING, FINISHED, ABANDONED)}}
+                "games": {status: games.get(status, 0) for status in (RUNNING, FINISHED, ABANDONED)},
+                "gc": collector.summary()}
 
     @app.post("/api/stats/reset")
     async def reset_stats(request: Request) -> dict[str, Any]:
@@ -271,6 +283,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
             raise ApiError(403, "forbidden",
                            "the timing figures can be reset only from the server's own machine, not through a proxy")
         manager.times.reset()
+        collector.reset()
         return {"action_ms": manager.times.summary()}
 
     # ------------------------------------------------------------------ operations

@@ -74,5 +74,8 @@ class ServerConfig:
     idle_expiry: float = 7 * 86400.0  # seconds: a running game with no action this long is abandoned
     expiry_sweep: float = 60.0  # seconds between two looks for games to abandon
     review_playouts: int | None = None  # playouts per decision of a game review (None: the map's default)
+    gc_freeze_every: float = 0.0  # seconds between moving live objects out of the collector's scans (0: never;
+    # `ttr serve` sets 60: ttr.server.collector)
+    gc_sweep_every: float = 600.0  # ... and between full collections with nothing frozen
     rate_storage: str = "memory://"  # where every rate limit counts: a `limits` storage URI (redis://... for a cluster)
     online: OnlineSettings = field(default_factory=OnlineSettings)

@@ -29,6 +29,7 @@ class Connection:
         self.too_slow = False
         self.client = ""  # the client's key (`ttr.server.rate_limits.client_key`) for its limits
         self.tasks: set[asyncio.Task[None]] = set()  # work for this client beside its messages (hints)
+        self.log_sent = 0  # log entries this client was sent (`Room.send`): the next update holds the rest
 
     def push(self, message: dict[str, Any] | str) -> None:
         """Queue a message for this client (never blocks). A client that lets too many pile up is hung up

@@ -1,5 +1,9 @@
 """A game in memory: the stored info, the rebuilt `Game`, its lock, its connections and the messages
-built for this version (each reader's view, from `seat_view` or `public_view` only)."""
+built for this version (each reader's view, from `SeatView` only).
+
+A snapshot carries the reader's whole log; an update only the entries after those its socket was last
+sent (`log_from`), so an update costs the new actions, not the whole game again (docs/web-protocol.md).
+"""
 
 from __future__ import annotations
 
@@ -9,13 +13,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ttr.engine import Action, Game
+from ttr.engine import Action, Game, SeatView
 from ttr.server.connection import Connection
 from ttr.server.store import GameInfo
-from ttr.server.views import last_for, legal_json, seats_json, seed_chosen, view_for
+from ttr.server.views import last_entry, legal_json, seats_json, seed_chosen, view_body
 
-LOG_MARK = "\x00log\x00"  # stands for the log while a message is encoded (names hold no control characters)
-LOG_MARK_JSON = json.dumps(LOG_MARK)
 LEGAL_MARK = "\x00legal\x00"  # the same for the legal list
 LEGAL_MARK_JSON = json.dumps(LEGAL_MARK)
 
@@ -37,10 +39,10 @@ class Room:
     remote: dict[str, set[int]] = field(default_factory=dict)  # other servers' connected seats (ttr.server.cluster)
     sockets: int = 0  # game sockets open on it (joined or not), for `ServerConfig.max_sockets_per_game`
     hinting: set[int] = field(default_factory=set)  # seats whose hint is being worked out (one at a time each)
-    _messages: dict[tuple[str, int | None], str] = field(default_factory=dict)  # built at `_messages_version`
+    _messages: dict[tuple[str, int | None, int], str] = field(default_factory=dict)  # built at `_messages_version`
     _messages_version: int = -1
+    _views: dict[int | None, SeatView] = field(default_factory=dict)  # each reader's view at `_messages_version`
     _legal: tuple[int, list[int], list[Action], str] | None = None
-    _log_json: dict[int | None, list[str]] = field(default_factory=dict)  # each reader's log entries, as JSON
 
     @property
     def version(self) -> int:
@@ -68,18 +70,34 @@ class Room:
             self._legal = (self.version, *legal_json(self.game))
         return self._legal[1], self._legal[2], self._legal[3]
 
-    def message(self, kind: str, seat: int | None) -> str:
-        """The `snapshot` or `update` message for `seat` (None: spectator), built once per version."""
-        key = (kind, seat)
+    def view(self, seat: int | None) -> SeatView:
+        """`SeatView.of(game, seat)` at this version (None: a spectator's), built once per version."""
+        self._check_version()
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = SeatView.of(self.game, seat)
+        return view
+
+    def _check_version(self) -> None:
         if self._messages_version != self.version:
-            self._messages, self._messages_version = {}, self.version
+            self._messages, self._views, self._messages_version = {}, {}, self.version
+
+    def message(self, kind: str, seat: int | None, log_from: int = 0) -> str:
+        """The `snapshot` (the whole log) or `update` (the log from entry `log_from` on) message for `seat`
+        (None: spectator), built once per version and reader."""
+        if kind == "snapshot":
+            log_from = 0
+        key = (kind, seat, log_from)
+        self._check_version()
         text = self._messages.get(key)
         if text is None:
             game = self.game
-            view = view_for(game, seat)
+            view = self.view(seat)
+            body = view_body(view)
+            body["log"] = [dict(entry) for entry in view.log[log_from:]]
             to_move = seat is not None and not game.is_over and seat == game.current
             msg: dict[str, Any] = {
-                "type": kind, "version": self.version, "view": view, "legal": LEGAL_MARK if to_move else [],
+                "type": kind, "version": self.version, "view": body, "legal": LEGAL_MARK if to_move else [],
                 "seats": seats_json(self.info, self.connected_seats()), "status": self.info.status,
                 "bots_stopped": self.bots_stopped,
             }
@@ -89,20 +107,19 @@ class Room:
                 msg["game"] = {"id": info.id, "map": info.map, "when_people_leave": info.when_people_leave,
                                "seed_chosen": seed_chosen(info)}
             else:
-                msg["last"] = last_for(view)
-            # The log only grows and each entry reads the same to the same reader: its JSON is kept per
-            # reader and spliced in, so an update costs the new entries, not the whole log again.
-            entries = view["log"]
-            cache = self._log_json.setdefault(seat, [])
-            if len(cache) > len(entries):
-                cache.clear()
-            cache.extend(json.dumps(e) for e in entries[len(cache):])
-            view["log"] = LOG_MARK
-            text = json.dumps(msg).replace(LOG_MARK_JSON, "[" + ",".join(cache) + "]", 1)
+                msg["log_from"] = log_from
+                msg["last"] = last_entry(view.log[-1]) if view.log else None
+            text = json.dumps(msg)
             if to_move:
                 text = text.replace(LEGAL_MARK_JSON, self.legal()[2], 1)
             self._messages[key] = text
         return text
+
+    def send(self, conn: Connection, kind: str) -> None:
+        """Queue the `snapshot` or `update` for `conn`'s reader; an update holds the log entries after
+        those the socket was sent before."""
+        conn.push(self.message(kind, conn.seat, conn.log_sent if kind == "update" else 0))
+        conn.log_sent = self.version
 
     def forget_messages(self) -> None:
         """Drop the built messages (the seats' connection state changed)."""

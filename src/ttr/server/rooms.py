@@ -173,7 +173,7 @@ class GameManager:
                 room.bot_task.cancel()
             room.forget_messages()
             for c in room.conns:
-                c.push(room.message("snapshot", c.seat))
+                room.send(c, "snapshot")
             for hook in self.forget_hooks:
                 hook(game_id)
         if ids:
@@ -538,7 +538,7 @@ class GameManager:
         changed = room.connected_seats() != before
         if changed:
             room.forget_messages()
-        conn.push(room.message("snapshot", seat))
+        room.send(conn, "snapshot")
         if changed:
             self._seats_changed(room, skip=conn)
             self.cluster.presence(room.info.id, room.local_seats())
@@ -666,7 +666,7 @@ class GameManager:
 
     def _broadcast(self, room: Room) -> None:
         for c in room.conns:
-            c.push(room.message("update", c.seat))
+            room.send(c, "update")
 
     def check_hint(self, conn: Connection) -> int:
         """The seat a hint may be worked out for (joined with a seat, the game running, that seat to move);
@@ -716,7 +716,7 @@ class GameManager:
                           "stop moving in it", room.info.id, room.version)
                 room.forget_messages()
                 for c in room.conns:  # the whole state again, now with `bots_stopped`: the pages say so
-                    c.push(room.message("snapshot", c.seat))
+                    room.send(c, "snapshot")
             return None
         for hook in self.bot_hooks:
             level = hook(room)

@@ -1,34 +1,45 @@
 """What the server sends about a game: views without the map, the legal list, the last action, summaries.
 
-Every message about a game's state is built here, from `seat_view` (a seat) or `public_view` (a
-spectator) only, so no message can hold more than its reader may see.
+Every message about a game's state is built here from `SeatView.of(game, seat)` (seat None: a spectator)
+only, so no message can hold more than its reader may see.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from ttr.bots.base import legal_actions
-from ttr.engine import Action, Game, final_score, public_view, seat_view
+from ttr.engine import Action, FinalScore, Game, SeatView, final_score
 from ttr.engine.actions import STATIC_KINDS
 from ttr.server.store import GameInfo
 
 
 def view_for(game: Game, seat: int | None) -> dict[str, Any]:
-    """`seat_view` of `seat` (None: `public_view`) without the `map` key; once over, the full breakdown."""
-    view = seat_view(game, seat) if seat is not None else public_view(game)
-    view.pop("map", None)
-    if game.is_over:
-        view["final"] = final_json(game)
-    return view
+    """The wire form of `SeatView.of(game, seat)` (None: a spectator's) without the `map` key; once over,
+    `final` is the full breakdown (`final_json`)."""
+    view = SeatView.of(game, seat)
+    out = view_body(view)
+    out["log"] = [dict(entry) for entry in view.log]
+    return out
 
 
-def final_json(game: Game) -> dict[str, Any]:
-    """The final breakdown (`final_score(game).to_json()`) with the seats of the winners, the tie-break
-    that decided, and per player the European Express path and the New York attractions reached."""
-    fs = final_score(game)
+def view_body(view: SeatView) -> dict[str, Any]:
+    """The wire form of `view` without the `map` and `log` keys (the caller adds the log it sends), and
+    with `final_json`'s breakdown once the game is over."""
+    out = dataclasses.replace(view, log=()).to_json()
+    del out["map"], out["log"]
+    if view.final is not None:
+        out["final"] = final_json(view.final)
+    return out
+
+
+def final_json(fs: FinalScore) -> dict[str, Any]:
+    """The final breakdown (`fs.to_json()`) with the seats of the winners, the tie-break that decided, and
+    per player the European Express path and the New York attractions reached."""
     out = fs.to_json()
     for seat, (entry, score) in enumerate(zip(out["players"], fs.players, strict=True)):
         entry["seat"] = seat
@@ -75,12 +86,15 @@ def log_text(entry: dict[str, Any]) -> str:
         return str(kind)
 
 
-def last_for(view: dict[str, Any]) -> dict[str, Any] | None:
-    """`{seat, text, action}` for the last action of the view's log, as the view's reader may see it."""
+def last_for(view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """`{seat, text, action}` for the last action of a wire view's log, as the view's reader may see it."""
     log = view.get("log") or []
-    if not log:
-        return None
-    entry = dict(log[-1])
+    return last_entry(log[-1]) if log else None
+
+
+def last_entry(logged: Mapping[str, Any]) -> dict[str, Any]:
+    """`{seat, text, action}` for one log entry (as its reader sees it)."""
+    entry = dict(logged)
     seat = entry.pop("player", None)
     return {"seat": seat, "text": log_text(entry), "action": entry}
 

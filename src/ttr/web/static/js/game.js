@@ -198,6 +198,19 @@ class GameView {
     this.main.classList.remove("game-main");
   }
 
+  /** An update carries the log from entry `log_from` on (docs/web-protocol.md): put the entries this page
+   * already has before them. False (and a reconnect, whose snapshot is whole) if the page lacks some. */
+  joinLog(msg, before) {
+    const from = msg.log_from || 0;
+    const had = before ? before.log || [] : [];
+    if (had.length < from) {
+      if (this.ws) this.ws.close();
+      return false;
+    }
+    msg.view.log = had.slice(0, from).concat(msg.view.log || []);
+    return true;
+  }
+
   onMessage(raw) {
     let msg;
     try {
@@ -214,6 +227,7 @@ class GameView {
     if (msg.type === "snapshot" || msg.type === "update") {
       const first = !this.state;
       const before = this.state ? this.state.view : null;
+      if (msg.type === "update" && !this.joinLog(msg, before)) return;
       this.state = { version: msg.version, view: msg.view, legal: msg.legal || [], seats: msg.seats || [], status: msg.status,
         botsStopped: Boolean(msg.bots_stopped) };
       if (msg.type === "snapshot" && msg.seat !== undefined && msg.seat !== null && this.token) {
