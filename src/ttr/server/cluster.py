@@ -26,7 +26,6 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import threading
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -133,11 +132,9 @@ class PostgresCluster:
         self.owned: set[str] = set()
         self.heard: dict[str, float] = {}  # server -> when it was last heard (monotonic)
         self._manager: GameManager | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._stop = threading.Event()
-        self._listener: threading.Thread | None = None
+        self._listener: asyncio.Task[None] | None = None
         self._renewer: asyncio.Task[None] | None = None
-        self._listening = threading.Event()
+        self._sending: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ leases
 
@@ -227,12 +224,17 @@ class PostgresCluster:
 
     def _send(self, payload: str) -> None:
         manager = self._manager
-        if manager is None or manager.stopping:
+        aio = self.store.aio
+        if manager is None or manager.stopping or aio is None:
             return
-        loop = self._loop
-        assert loop is not None
-        future = loop.run_in_executor(manager._db, self.store.notify, payload)
-        future.add_done_callback(_log_failure)
+        task = asyncio.get_running_loop().create_task(aio.notify(CHANNEL, payload))
+        self._sending.add(task)
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self._sending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("notify failed: %s", task.exception())
 
     def presence(self, game_id: str, seats: set[int]) -> None:
         """Tell the others the seats of `game_id` with sockets here."""
@@ -246,28 +248,12 @@ class PostgresCluster:
         """Send the others `o|NOTICE` (`GameManager.notice` reads it there)."""
         self._send(f"o|{notice}")
 
-    def _listen(self) -> None:
-        """In a thread: LISTEN on the channel and hand every notification to the event loop."""
-        import psycopg
-
-        while not self._stop.is_set():
-            try:
-                with psycopg.connect(self.store.libpq_url(), autocommit=True) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
-                    self._listening.set()
-                    while not self._stop.is_set():
-                        for note in conn.notifies(timeout=0.5):
-                            loop = self._loop
-                            if loop is not None:
-                                loop.call_soon_threadsafe(self._received, note.payload)
-            except Exception:
-                if self._stop.is_set():
-                    return
-                log.exception("the notification listener failed; reconnecting")
-                manager = self._manager
-                if manager is not None and self._loop is not None:
-                    self._loop.call_soon_threadsafe(manager.catch_up_all)  # notifications may have been missed
-                self._stop.wait(1.0)
+    def _lost(self) -> None:
+        """The listener's connection broke: notifications may have been missed, so every game in memory reads
+        the log."""
+        manager = self._manager
+        if manager is not None and not manager.stopping:
+            manager.catch_up_all()
 
     def _received(self, payload: str) -> None:
         manager = self._manager
@@ -277,6 +263,8 @@ class PostgresCluster:
         try:
             kind = parts[0]
             if kind == "a":
+                if len(parts) > 5 and parts[5] == self.server_id:
+                    return  # this server's own action, applied already
                 manager.remote_action(parts[1], int(parts[2]), int(parts[3]), int(parts[4]))
             elif kind == "p" and parts[2] != self.server_id:
                 self.heard[parts[2]] = time.monotonic()
@@ -296,11 +284,14 @@ class PostgresCluster:
     async def start(self, manager: GameManager) -> None:
         """Start listening (waits until the LISTEN is in place) and renewing leases."""
         self._manager = manager
-        self._loop = asyncio.get_running_loop()
-        self._listener = threading.Thread(target=self._listen, name="ttr-listen", daemon=True)
-        self._listener.start()
-        await asyncio.get_running_loop().run_in_executor(None, self._listening.wait, 30.0)
-        self._renewer = asyncio.get_running_loop().create_task(self._renew_loop())
+        aio = self.store.aio
+        assert aio is not None
+        listening = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        self._listener = loop.create_task(aio.listen(CHANNEL, self._received, listening.set, self._lost))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(listening.wait(), 30.0)
+        self._renewer = loop.create_task(self._renew_loop())
 
     async def stop(self) -> None:
         """Stop renewing, give up every lease (another server takes the games at once), stop listening."""
@@ -312,14 +303,11 @@ class PostgresCluster:
         for game_id in owned:
             with contextlib.suppress(Exception):
                 await asyncio.get_running_loop().run_in_executor(None, self._release, game_id)
-        self._stop.set()
-        if self._listener is not None:
-            await asyncio.get_running_loop().run_in_executor(None, self._listener.join, 5.0)
-
-
-def _log_failure(future: asyncio.Future[None]) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        log.warning("notify failed: %s", future.exception())
+        for task in [self._listener, *self._sending]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
 
 
 def make_cluster(store: Any) -> Cluster:

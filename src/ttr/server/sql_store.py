@@ -26,6 +26,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from ttr.server.migrate import upgrade
+from ttr.server.pg_async import AsyncPostgres
 from ttr.server.schema import actions, games, leases, metadata, reviews
 from ttr.server.store import (
     ABANDONED,
@@ -103,6 +104,8 @@ class SqlStore:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")  # one statement each
         upgrade(self.engine)
+        # PostgreSQL: the action path's calls (append, newer actions, NOTIFY, LISTEN) on the event loop
+        self.aio: AsyncPostgres | None = AsyncPostgres(self.libpq_url()) if self.dialect == "postgresql" else None
         self._appender: Any = None  # SQLite: the driver connection kept for appends (opened on first use)
         self._append_lock = threading.Lock()
 
