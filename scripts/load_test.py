@@ -168,12 +168,15 @@ class Client:
         stats, args = self.stats, self.args
         await ws.send(json.dumps({"type": "join", "token": token}))
         pending: tuple[int, int, float] | None = None  # (version sent at, action id, time sent)
+        seen = -1  # the last version this socket was told of
         while True:
             try:
                 raw = await asyncio.wait_for(ws.recv(), 120)
             except TimeoutError:
                 if not self.stop.is_set():
-                    stats.errors.append("timeout: no message for 120 s")
+                    sent = f"an action sent at {pending[0]}" if pending else "no action sent"
+                    stats.errors.append(f"timeout: no message for 120 s (game {game_id}, last told version {seen}, "
+                                        f"{sent})")
                 return True
             msg = quick_read(raw, self.full)
             kind = msg["type"]
@@ -187,7 +190,7 @@ class Client:
             if kind == "snapshot" and first:
                 first = False
                 self.joined += 1
-            version = msg["version"]
+            version = seen = msg["version"]
             if kind == "update":
                 table.received(version, stats)
             if pending is not None and version > pending[0]:

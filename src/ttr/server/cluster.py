@@ -29,11 +29,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy import and_, insert, or_, select, update
-from sqlalchemy.exc import IntegrityError
-
-from ttr.server.schema import games, leases
-from ttr.server.store import RUNNING
+from ttr.server.pg_async import AsyncPostgres
 
 if TYPE_CHECKING:
     from ttr.server.rooms import GameManager
@@ -45,6 +41,22 @@ CHANNEL = "ttr"
 RENEW = 2.0  # seconds between lease renewals, takeovers and heartbeats
 LEASE = 6.0  # seconds a lease lasts unrenewed (a dead server's games are taken over within LEASE + RENEW)
 TAKE_AT_ONCE = 200  # lapsed leases taken in one round
+
+# The leases' statements (psycopg parameters), each one round trip in autocommit.
+CLAIM = """
+INSERT INTO ttr_leases (game_id, owner, expires) VALUES (%(gid)s, %(me)s, %(until)s)
+ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner, expires = EXCLUDED.expires
+WHERE ttr_leases.expires < %(now)s OR ttr_leases.owner = EXCLUDED.owner
+RETURNING game_id
+"""
+RENEW_ALL = "UPDATE ttr_leases SET expires = %s WHERE owner = %s RETURNING game_id"
+LAPSED = """
+SELECT g.id FROM ttr_games g LEFT JOIN ttr_leases l ON l.game_id = g.id
+WHERE g.status = 'running' AND ((l.game_id IS NULL AND g.created < %(born)s) OR l.expires < %(now)s)
+LIMIT %(limit)s
+"""
+RELEASE = "UPDATE ttr_leases SET expires = 0 WHERE game_id = %s AND owner = %s"
+RELEASE_ALL = "UPDATE ttr_leases SET expires = 0 WHERE game_id = ANY(%s) AND owner = %s"
 
 
 class Cluster(Protocol):
@@ -135,80 +147,54 @@ class PostgresCluster:
         self._listener: asyncio.Task[None] | None = None
         self._renewer: asyncio.Task[None] | None = None
         self._sending: set[asyncio.Task[None]] = set()
+        # the leases' statements on a connection of their own, so that renewals never wait behind the appends
+        self.leases = AsyncPostgres(store.libpq_url(), size=1)
 
     # ------------------------------------------------------------------ leases
-
-    def _claim(self, game_id: str) -> bool:
-        now = time.time()
-        with self.store.engine.begin() as conn:
-            done = conn.execute(update(leases).where(
-                leases.c.game_id == game_id, or_(leases.c.expires < now, leases.c.owner == self.server_id))
-                .values(owner=self.server_id, expires=now + LEASE))
-            if done.rowcount == 1:
-                return True
-            try:
-                with conn.begin_nested():
-                    conn.execute(insert(leases).values(game_id=game_id, owner=self.server_id, expires=now + LEASE))
-            except IntegrityError:
-                return False
-            return True
-
-    def _release(self, game_id: str) -> None:
-        with self.store.engine.begin() as conn:
-            conn.execute(update(leases).where(leases.c.game_id == game_id, leases.c.owner == self.server_id)
-                         .values(expires=0.0))
-
-    def _renew_and_find(self) -> tuple[set[str], list[str]]:
-        """Renew this server's leases; (the games it still owns, running games whose lease lapsed or that
-        have none)."""
-        now = time.time()
-        with self.store.engine.begin() as conn:
-            conn.execute(update(leases).where(leases.c.owner == self.server_id).values(expires=now + LEASE))
-            mine = {row.game_id for row in conn.execute(select(leases.c.game_id).where(
-                leases.c.owner == self.server_id))}
-            lapsed = [row.id for row in conn.execute(
-                select(games.c.id).select_from(games.outerjoin(leases, leases.c.game_id == games.c.id))
-                .where(games.c.status == RUNNING, or_(leases.c.game_id.is_(None), and_(leases.c.expires < now)))
-                .limit(TAKE_AT_ONCE))]
-        return mine, lapsed
 
     def owns(self, game_id: str) -> bool:
         """Whether this server holds the game's lease (as of its last renewal or claim)."""
         return game_id in self.owned
 
     async def claim(self, game_id: str) -> bool:
-        """Take the game's lease if free or lapsed."""
-        manager = self._manager
-        assert manager is not None
-        if await manager.db(self._claim, game_id):
+        """Take the game's lease if free or lapsed (one statement)."""
+        if await self.leases.rows(CLAIM, {"gid": game_id, "me": self.server_id, "now": time.time(),
+                                          "until": time.time() + LEASE}):
             self.owned.add(game_id)
             return True
         return False
 
     async def release(self, game_id: str) -> None:
         """Give up a finished game's lease."""
-        manager = self._manager
-        if game_id in self.owned and manager is not None:
+        if game_id in self.owned:
             self.owned.discard(game_id)
             with contextlib.suppress(Exception):
-                await manager.db(self._release, game_id)
+                await self.leases.rows(RELEASE, (game_id, self.server_id))
+
+    async def _renew_and_find(self) -> tuple[set[str], list[str]]:
+        """Renew this server's leases; (the games it still owns, running games whose lease lapsed or that have
+        none, but for those just created: their creator is taking their lease)."""
+        now = time.time()
+        mine = {row[0] for row in await self.leases.rows(RENEW_ALL, (now + LEASE, self.server_id))}
+        lapsed = [row[0] for row in await self.leases.rows(LAPSED, {"now": now, "born": now - LEASE,
+                                                                     "limit": TAKE_AT_ONCE})]
+        return mine, lapsed
 
     async def _renew_loop(self) -> None:
         manager = self._manager
         assert manager is not None
         while not manager.stopping:
+            began = time.monotonic()
             try:
                 held = set(self.owned)  # a lease claimed during the renewal is not lost
-                mine, lapsed = await manager.db(self._renew_and_find)
+                mine, lapsed = await self._renew_and_find()
                 lost = held - mine
                 self.owned -= lost
                 for game_id in lost:
                     log.warning("lost the lease of game %s to another server", game_id)
-                for game_id in lapsed:
-                    if manager.stopping:
-                        break
-                    if await self.claim(game_id):
-                        await manager.adopt(game_id)
+                taken = [game_id for game_id in lapsed if not manager.stopping and await self.claim(game_id)]
+                if taken:  # loaded beside the renewals (a dead server's thousand games take a while to replay)
+                    manager.spawn(self._adopt(manager, taken))
                 self._send(f"h|{self.server_id}")
                 cutoff = time.monotonic() - LEASE
                 for server in [s for s, at in self.heard.items() if at < cutoff]:
@@ -218,7 +204,14 @@ class PostgresCluster:
                 raise
             except Exception:
                 log.exception("lease renewal failed; trying again")
-            await asyncio.sleep(RENEW)
+            await asyncio.sleep(max(0.0, RENEW - (time.monotonic() - began)))
+
+    @staticmethod
+    async def _adopt(manager: GameManager, game_ids: list[str]) -> None:
+        for game_id in game_ids:
+            if manager.stopping:
+                return
+            await manager.adopt(game_id)
 
     # ------------------------------------------------------------------ notifications
 
@@ -300,14 +293,15 @@ class PostgresCluster:
             with contextlib.suppress(BaseException):
                 await self._renewer
         owned, self.owned = list(self.owned), set()
-        for game_id in owned:
+        if owned:
             with contextlib.suppress(Exception):
-                await asyncio.get_running_loop().run_in_executor(None, self._release, game_id)
+                await self.leases.rows(RELEASE_ALL, (owned, self.server_id))
         for task in [self._listener, *self._sending]:
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
+        await self.leases.close()
 
 
 def make_cluster(store: Any) -> Cluster:

@@ -112,6 +112,12 @@ class AsyncPostgres:
             rows = await (await conn.execute(ACTIONS, (game_id, since))).fetchall()
         return [StoredAction(int(v), int(s), int(a)) for v, s, a in rows]
 
+    async def rows(self, statement: str, params: Any = None) -> list[tuple[Any, ...]]:
+        """Run one statement (its own transaction); the rows it returns."""
+        async with self._connection() as conn:
+            cursor = await conn.execute(statement, params)
+            return list(await cursor.fetchall()) if cursor.description is not None else []
+
     async def notify(self, channel: str, payload: str) -> None:
         """NOTIFY `channel` with `payload`."""
         async with self._connection() as conn:

@@ -283,6 +283,10 @@ class GameManager:
             self._spawn(self.catch_up(room))  # an action stored while it was loading
         return room
 
+    def spawn(self, work: Any) -> None:
+        """Run `work` as a task the manager waits for when it stops."""
+        self._spawn(work)
+
     def _spawn(self, work: Any) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
         self._endings.add(task)
