@@ -176,7 +176,7 @@ class Client:
                 if not self.stop.is_set():
                     sent = f"an action sent at {pending[0]}" if pending else "no action sent"
                     stats.errors.append(f"timeout: no message for 120 s (game {game_id}, last told version {seen}, "
-                                        f"{sent})")
+                                        f"{sent}; {await self._versions(game_id)})")
                 return True
             msg = quick_read(raw, self.full)
             kind = msg["type"]
@@ -216,6 +216,18 @@ class Client:
                 pending = (version, choice, time.perf_counter())
                 table.sent[version] = pending[2]
                 await ws.send(json.dumps({"type": "action", "version": version, "id": choice}))
+
+    async def _versions(self, game_id: str) -> str:
+        """What each server says of a game (its version there), to tell a lost update from a lost action."""
+        said = []
+        async with httpx.AsyncClient(timeout=30) as http:
+            for i, base in enumerate(self.bases):
+                try:
+                    summary = (await http.get(f"{base}/api/games/{game_id}")).json()
+                    said.append(f"server {i}: version {summary.get('version')}")
+                except (httpx.HTTPError, ValueError) as exc:
+                    said.append(f"server {i}: {type(exc).__name__}")
+        return ", ".join(said)
 
     async def _create(self, http: httpx.AsyncClient, body: dict[str, Any]) -> dict[str, Any]:
         async with self.creating:

@@ -47,8 +47,8 @@ class AsyncPostgres:
     def __init__(self, url: str, size: int = SIZE) -> None:
         self.url = url  # as libpq takes it
         self.size = size
-        self._free: asyncio.Queue[Any] | None = None  # made on the loop, at first use
-        self._open = 0
+        self._slots: asyncio.Semaphore | None = None  # made on the loop, at first use
+        self._idle: list[Any] = []
         self._closed = False
 
     @contextlib.asynccontextmanager
@@ -57,28 +57,20 @@ class AsyncPostgres:
 
         if self._closed:
             raise RuntimeError("the store is closed")
-        if self._free is None:
-            self._free = asyncio.Queue()
-        if self._free.empty() and self._open < self.size:
-            self._open += 1
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.size)
+        async with self._slots:
+            conn = self._idle.pop() if self._idle else await psycopg.AsyncConnection.connect(self.url, autocommit=True)
             try:
-                conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                yield conn
             except BaseException:
-                self._open -= 1
+                if conn.closed or conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    with contextlib.suppress(Exception):  # broken, or cancelled mid-statement: a new one next time
+                        await conn.close()
+                else:
+                    self._idle.append(conn)
                 raise
-        else:
-            conn = await self._free.get()
-        try:
-            yield conn
-        except BaseException:
-            if conn.closed or conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                self._open -= 1  # broken: the next call opens a new one
-                with contextlib.suppress(Exception):
-                    await conn.close()
-            else:
-                self._free.put_nowait(conn)
-            raise
-        self._free.put_nowait(conn)
+            self._idle.append(conn)
 
     async def append(self, channel: str, game_id: str, version: int, seat: int, action_id: int,
                      winners: list[int] | None, payload: str) -> None:
@@ -149,8 +141,7 @@ class AsyncPostgres:
     async def close(self) -> None:
         """Close the kept connections."""
         self._closed = True
-        while self._free is not None and not self._free.empty():
-            conn = self._free.get_nowait()
-            self._open -= 1
+        idle, self._idle = self._idle, []
+        for conn in idle:
             with contextlib.suppress(Exception):
                 await conn.close()
