@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import threading
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -55,7 +56,7 @@ SELECT g.id FROM ttr_games g LEFT JOIN ttr_leases l ON l.game_id = g.id
 WHERE g.status = 'running' AND ((l.game_id IS NULL AND g.created < %(born)s) OR l.expires < %(now)s)
 LIMIT %(limit)s
 """
-RELEASE = "UPDATE ttr_leases SET expires = 0 WHERE game_id = %s AND owner = %s"
+RELEASE = "DELETE FROM ttr_leases WHERE game_id = %s AND owner = %s"  # a finished game needs no lease
 RELEASE_ALL = "UPDATE ttr_leases SET expires = 0 WHERE game_id = ANY(%s) AND owner = %s"
 
 
@@ -145,7 +146,8 @@ class PostgresCluster:
         self.heard: dict[str, float] = {}  # server -> when it was last heard (monotonic)
         self._manager: GameManager | None = None
         self._listener: asyncio.Task[None] | None = None
-        self._renewer: asyncio.Task[None] | None = None
+        self._renewer: threading.Thread | None = None
+        self._stop = threading.Event()
         self._sending: set[asyncio.Task[None]] = set()
         # the leases' statements on a connection of their own, so that renewals never wait behind the appends
         self.leases = AsyncPostgres(store.libpq_url(), size=1)
@@ -171,47 +173,63 @@ class PostgresCluster:
             with contextlib.suppress(Exception):
                 await self.leases.rows(RELEASE, (game_id, self.server_id))
 
-    async def _renew_and_find(self) -> tuple[set[str], list[str]]:
-        """Renew this server's leases; (the games it still owns, running games whose lease lapsed or that have
-        none, but for those just created: their creator is taking their lease)."""
-        now = time.time()
-        mine = {row[0] for row in await self.leases.rows(RENEW_ALL, (now + LEASE, self.server_id))}
-        lapsed = [row[0] for row in await self.leases.rows(LAPSED, {"now": now, "born": now - LEASE,
-                                                                     "limit": TAKE_AT_ONCE})]
-        return mine, lapsed
+    def _renew_thread(self, loop: asyncio.AbstractEventLoop) -> None:
+        """In a thread of its own, on a connection of its own, every `RENEW` seconds: renew this server's
+        leases, find the running games whose lease lapsed (or that have none, but for those just created: their
+        creator is taking their lease) and send the heartbeat. However busy the event loop, a live server's
+        leases and heartbeats stay on time; the loop is then handed what was found (`_renewed`)."""
+        import psycopg
 
-    async def _renew_loop(self) -> None:
-        manager = self._manager
-        assert manager is not None
-        while not manager.stopping:
+        conn: Any = None
+        while not self._stop.is_set():
             began = time.monotonic()
             try:
+                if conn is None or conn.closed:
+                    conn = psycopg.connect(self.store.libpq_url(), autocommit=True)
+                now = time.time()
                 held = set(self.owned)  # a lease claimed during the renewal is not lost
-                mine, lapsed = await self._renew_and_find()
-                lost = held - mine
-                self.owned -= lost
-                for game_id in lost:
-                    log.warning("lost the lease of game %s to another server", game_id)
-                taken = [game_id for game_id in lapsed if not manager.stopping and await self.claim(game_id)]
-                if taken:  # loaded beside the renewals (a dead server's thousand games take a while to replay)
-                    manager.spawn(self._adopt(manager, taken))
-                self._send(f"h|{self.server_id}")
-                cutoff = time.monotonic() - LEASE
-                for server in [s for s, at in self.heard.items() if at < cutoff]:
-                    del self.heard[server]
-                    manager.server_gone(server)
-            except asyncio.CancelledError:
-                raise
+                mine = {row[0] for row in conn.execute(RENEW_ALL, (now + LEASE, self.server_id))}
+                lapsed = [row[0] for row in conn.execute(LAPSED, {"now": now, "born": now - LEASE,
+                                                                  "limit": TAKE_AT_ONCE})]
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"h|{self.server_id}"))
+                loop.call_soon_threadsafe(self._renewed, held, mine, lapsed)
+            except RuntimeError:  # the loop closed
+                break
             except Exception:
                 log.exception("lease renewal failed; trying again")
-            await asyncio.sleep(max(0.0, RENEW - (time.monotonic() - began)))
+                with contextlib.suppress(Exception):
+                    if conn is not None:
+                        conn.close()
+                conn = None
+            self._stop.wait(max(0.0, RENEW - (time.monotonic() - began)))
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
 
-    @staticmethod
-    async def _adopt(manager: GameManager, game_ids: list[str]) -> None:
-        for game_id in game_ids:
+    def _renewed(self, held: set[str], mine: set[str], lapsed: list[str]) -> None:
+        """On the loop, after a renewal: forget the leases lost, take the lapsed ones, drop the sockets of
+        servers not heard from."""
+        manager = self._manager
+        if manager is None or manager.stopping:
+            return
+        lost = held - mine
+        self.owned -= lost
+        for game_id in lost:
+            log.warning("lost the lease of game %s to another server", game_id)
+        if lapsed:
+            manager.spawn(self._take(manager, lapsed))
+        cutoff = time.monotonic() - LEASE
+        for server in [s for s, at in self.heard.items() if at < cutoff]:
+            del self.heard[server]
+            manager.server_gone(server)
+
+    async def _take(self, manager: GameManager, lapsed: list[str]) -> None:
+        """Claim lapsed leases, and load their games (a dead server's thousand games take a while)."""
+        for game_id in lapsed:
             if manager.stopping:
                 return
-            await manager.adopt(game_id)
+            if await self.claim(game_id):
+                await manager.adopt(game_id)
 
     # ------------------------------------------------------------------ notifications
 
@@ -284,14 +302,14 @@ class PostgresCluster:
         self._listener = loop.create_task(aio.listen(CHANNEL, self._received, listening.set, self._lost))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(listening.wait(), 30.0)
-        self._renewer = loop.create_task(self._renew_loop())
+        self._renewer = threading.Thread(target=self._renew_thread, args=(loop,), name="ttr-leases", daemon=True)
+        self._renewer.start()
 
     async def stop(self) -> None:
         """Stop renewing, give up every lease (another server takes the games at once), stop listening."""
+        self._stop.set()
         if self._renewer is not None:
-            self._renewer.cancel()
-            with contextlib.suppress(BaseException):
-                await self._renewer
+            await asyncio.get_running_loop().run_in_executor(None, self._renewer.join, 10.0)
         owned, self.owned = list(self.owned), set()
         if owned:
             with contextlib.suppress(Exception):
