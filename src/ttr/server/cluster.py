@@ -1,10 +1,12 @@
 """Several `ttr serve` on one PostgreSQL database: who runs a game's bots, and how an action stored by one
 server reaches the sockets of the others.
 
-- Every accepted append NOTIFYs the channel `ttr` with `a|GAME|VERSION|SEAT|ACTION`, in the append's
-  transaction (delivered at its commit; `ttr.server.sql_store`). A server with that game in memory one
-  version behind applies the action and broadcasts; one further behind reads the missing actions from the
-  log (`GameManager.catch_up`).
+- Every accepted append NOTIFYs the channel `ttr` with `a|GAME|VERSION|SEAT|ACTION|SERVER`, in the append's
+  own statement (delivered at its commit; `ttr.server.pg_async`, on the event loop). The server that stored
+  it skips its own notification; another with that game in memory one version behind applies the action
+  and sends its own sockets the update; one further behind reads the missing actions from the log
+  (`GameManager.catch_up`). The LISTEN is an async connection on the event loop (`AsyncPostgres.listen`);
+  when it breaks, every game in memory reads the log once it is back.
 - Presence: a server tells the others which seats of a game have sockets on it (`p|GAME|SERVER|SEATS`) when
   that changes, and when asked (`q|GAME`, sent by a server that has just loaded the game); each server
   sends `h|SERVER` every `RENEW` seconds, and the presence of a server not heard for `LEASE` seconds is
@@ -12,10 +14,13 @@ server reaches the sockets of the others.
 - Notices of the features beside the games (`o|KIND|...`: a game's clock changed) go to
   `GameManager.notice`.
 - Leases (`ttr_leases`: game, owner, expiry): exactly one server at a time runs a game's bots and timers.
-  The creator takes the lease of a new game; every `RENEW` seconds each server renews its leases (expiry
-  `LEASE` seconds ahead) and takes over any running game whose lease lapsed (its server died: within
-  `LEASE + RENEW` seconds). Appends stay compare-and-set on the version, so even two owners for a moment
-  never store two actions at one version.
+  The creator takes the lease of a new game (one `INSERT ... ON CONFLICT`); every `RENEW` seconds a thread
+  of each server, on a connection of its own (so neither a busy event loop nor queued appends make it
+  late), renews all its leases in one `UPDATE` (expiry `LEASE` seconds ahead), sends the heartbeat, and
+  finds the running games whose lease lapsed (their server died); the event loop then takes them over
+  (within `LEASE + RENEW` seconds) and loads them beside the renewals. A finished game's lease is deleted.
+  Appends stay compare-and-set on the version, so even two owners for a moment never store two actions at
+  one version.
 
 `LocalCluster` is the single-server case (SQLite, the in-memory store): this server owns every game.
 """

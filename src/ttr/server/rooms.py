@@ -79,9 +79,9 @@ class GameManager:
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         # A local store (in memory, or a SQLite file in WAL mode: a commit takes well under a millisecond) is
         # called on the event loop: a hop to a thread costs more than the call under load (the GIL's switch
-        # interval). A networked database (PostgreSQL, ...) is called from worker threads, as many as the store
-        # keeps connections (`DB_THREADS`): while the database is slow to answer, appends wait for it side by
-        # side rather than queued behind each other.
+        # interval). A networked database is called from worker threads, as many as the store keeps connections
+        # (`DB_THREADS`); on PostgreSQL an action's own calls (the append, reading newer actions) are made on
+        # the event loop through the store's async connections instead (`store.aio`: no thread hand-off).
         self._inline = bool(getattr(store, "inline_ok", False))
         self._db = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="ttr-db")
         self._aio: Any = getattr(store, "aio", None)  # PostgreSQL: the action path's calls on the loop (pg_async)

@@ -7,8 +7,10 @@ last activity), `ttr_actions` (one row per accepted action, primary key (game, v
 action is one transaction: `UPDATE ttr_games SET version = v + 1 WHERE id = ? AND version = v AND
 status = 'running'`, then the insert; if no row was updated, nothing is written (`StaleVersionError`).
 On PostgreSQL the two and the NOTIFY to the other servers are one statement (`_PG_APPEND`), run in
-autocommit: one round trip to the database per accepted action, atomic as any single statement is. On
-SQLite the two statements go straight to the driver on one connection the store keeps for appends
+autocommit: one round trip to the database per accepted action, atomic as any single statement is. The
+server itself sends that statement (and reads newer actions) from its event loop through `aio`
+(`ttr.server.pg_async`, psycopg's async connections); `append_action` is the same append for other callers.
+On SQLite the two statements go straight to the driver on one connection the store keeps for appends
 (`_SQLITE_ADVANCE`, `_SQLITE_APPEND`): the same transaction without SQLAlchemy's per-statement work, which
 cost more than SQLite's own.
 """
