@@ -168,12 +168,15 @@ class Client:
         stats, args = self.stats, self.args
         await ws.send(json.dumps({"type": "join", "token": token}))
         pending: tuple[int, int, float] | None = None  # (version sent at, action id, time sent)
+        seen = -1  # the last version this socket was told of
         while True:
             try:
                 raw = await asyncio.wait_for(ws.recv(), 120)
             except TimeoutError:
                 if not self.stop.is_set():
-                    stats.errors.append("timeout: no message for 120 s")
+                    sent = f"an action sent at {pending[0]}" if pending else "no action sent"
+                    stats.errors.append(f"timeout: no message for 120 s (game {game_id}, last told version {seen}, "
+                                        f"{sent}; {await self._versions(game_id)})")
                 return True
             msg = quick_read(raw, self.full)
             kind = msg["type"]
@@ -187,7 +190,7 @@ class Client:
             if kind == "snapshot" and first:
                 first = False
                 self.joined += 1
-            version = msg["version"]
+            version = seen = msg["version"]
             if kind == "update":
                 table.received(version, stats)
             if pending is not None and version > pending[0]:
@@ -213,6 +216,18 @@ class Client:
                 pending = (version, choice, time.perf_counter())
                 table.sent[version] = pending[2]
                 await ws.send(json.dumps({"type": "action", "version": version, "id": choice}))
+
+    async def _versions(self, game_id: str) -> str:
+        """What each server says of a game (its version there), to tell a lost update from a lost action."""
+        said = []
+        async with httpx.AsyncClient(timeout=30) as http:
+            for i, base in enumerate(self.bases):
+                try:
+                    summary = (await http.get(f"{base}/api/games/{game_id}")).json()
+                    said.append(f"server {i}: version {summary.get('version')}")
+                except (httpx.HTTPError, ValueError) as exc:
+                    said.append(f"server {i}: {type(exc).__name__}")
+        return ", ".join(said)
 
     async def _create(self, http: httpx.AsyncClient, body: dict[str, Any]) -> dict[str, Any]:
         async with self.creating:
@@ -392,6 +407,38 @@ def cpu_seconds(pid: int) -> float | None:
         return None
 
 
+def tree_cpu_seconds(pid: int) -> float | None:
+    """CPU seconds of a process and of all its children, living and exited (Linux /proc): a PostgreSQL
+    postmaster's own, its backends' so far, and the reaped backends' it has collected."""
+    tick = os.sysconf("SC_CLK_TCK")
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total = sum(int(x) for x in fields[11:15]) / tick  # utime, stime, cutime, cstime
+    except (OSError, ValueError, IndexError):
+        return None
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                total += sum(int(x) for x in fields[11:15]) / tick
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def postmaster_pid(base: str) -> int | None:
+    """The postmaster's pid of a throwaway cluster (its data folder's postmaster.pid), or None."""
+    try:
+        with open(f"{base}/data/postmaster.pid", encoding="ascii") as f:
+            return int(f.readline())
+    except (OSError, ValueError):
+        return None
+
+
 def percentile(values: list[float], q: float) -> float:
     """The q-th percentile (nearest rank)."""
     if not values:
@@ -421,7 +468,8 @@ def lost_actions(db: str, accepted: list[tuple[str, int, int]]) -> tuple[int, li
     return lost, examples
 
 
-def measure(args: argparse.Namespace, servers: list[Server], bases: list[str]) -> dict[str, Any]:
+def measure(args: argparse.Namespace, servers: list[Server], bases: list[str],
+            db_pid: int | None = None) -> dict[str, Any]:
     """Start the client processes, wait until every game is joined, measure (killing servers in a soak) and
     gather the figures."""
     ctx = multiprocessing.get_context("spawn")
@@ -445,6 +493,7 @@ def measure(args: argparse.Namespace, servers: list[Server], bases: list[str]) -
     began = time.perf_counter()
     for server in servers:
         server.cpu_before = -(cpu_seconds(server.proc.pid) or 0.0) if server.proc is not None else 0.0
+    db_before = tree_cpu_seconds(db_pid) if db_pid is not None else None
     duration = args.soak_minutes * 60 if args.soak_minutes > 0 else args.duration
     kills = 0
     if args.soak_minutes > 0 and args.kill_every > 0 and servers:
@@ -462,6 +511,8 @@ def measure(args: argparse.Namespace, servers: list[Server], bases: list[str]) -
         time.sleep(duration)
     elapsed = time.perf_counter() - began
     server_cpus = [server.cpu() for server in servers]
+    db_now = tree_cpu_seconds(db_pid) if db_pid is not None else None
+    db_cpu = db_now - db_before if db_now is not None and db_before is not None else None
     server_stats: dict[str, Any] = {}
     with contextlib.suppress(httpx.HTTPError), httpx.Client(timeout=60) as quiet:
         server_stats = quiet.get(f"{bases[0]}/api/stats").json()
@@ -481,7 +532,8 @@ def measure(args: argparse.Namespace, servers: list[Server], bases: list[str]) -
         total.reconnects += part.reconnects
         total.accepted += part.accepted
     return {"stats": total, "client_cpus": [p.cpu for p in parts], "server_cpus": server_cpus, "elapsed": elapsed,
-            "ramp": ramp, "server": server_stats, "reset": all(r.status_code == 200 for r in resets), "kills": kills}
+            "ramp": ramp, "server": server_stats, "reset": all(r.status_code == 200 for r in resets), "kills": kills,
+            "db_cpu": db_cpu}
 
 
 def git_commit() -> str:
@@ -565,7 +617,7 @@ def main() -> int:
                 server.start()
                 servers.append(server)
             bases = [s.base for s in servers]
-        result = measure(args, servers, bases)
+        result = measure(args, servers, bases, postmaster_pid(postgres.base) if postgres is not None else None)
         lost: tuple[int, list[str]] | None = None
         if args.soak_minutes > 0:
             for server in servers:
@@ -622,6 +674,10 @@ def main() -> int:
         each = ", ".join(f"{c:.1f} s ({c / elapsed * 100:.0f}%)" for c in cpus)
         print(f"server_cpu_seconds   {sum(cpus):.1f}  (each: {each}; {sum(cpus) / max(1, stats.actions) * 1000:.2f} ms "
               "per action)")
+    if result["db_cpu"] is not None:
+        db_cpu = result["db_cpu"]
+        print(f"database_cpu_seconds {db_cpu:.1f}  (PostgreSQL's processes, {db_cpu / elapsed * 100:.0f}% of a core; "
+              f"{db_cpu / max(1, stats.actions) * 1000:.2f} ms per action)")
     client_cpus = result["client_cpus"]
     print(f"client_cpu_seconds   {sum(client_cpus):.1f}  (each: {', '.join(f'{c:.1f}' for c in client_cpus)})")
     print(f"load_average         {', '.join(f'{x:.1f}' for x in os.getloadavg())}  (1, 5, 15 min, at the end)")

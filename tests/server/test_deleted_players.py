@@ -27,7 +27,13 @@ def test_a_deleted_players_name_leaves_their_finished_games(live: Live) -> None:
         ws.send(json.dumps({"type": "chat", "phrase": "good_game"}))
         while json.loads(ws.recv(timeout=30))["type"] != "chat":
             pass
-    assert ana.post("/api/account/delete", json={"password": "correct horse"}).json()["deleted"] is True
+    with connect(live.server.ws_url(game_id)) as watching:  # Ben's page, open on the finished game meanwhile
+        watching.send(json.dumps({"type": "join", "token": tokens[1]}))
+        assert json.loads(watching.recv(timeout=30))["view"]["players"][0]["name"] == "P1"
+        assert ana.post("/api/account/delete", json={"password": "correct horse"}).json()["deleted"] is True
+        while (message := json.loads(watching.recv(timeout=30)))["type"] != "snapshot":
+            pass
+        assert message["view"]["players"][0]["name"] == "Player 1" and message["seats"][0]["deleted"] is True
 
     summary = ben.get(f"/api/games/{game_id}").json()
     assert summary["seats"][0]["deleted"] is True and summary["seats"][0]["name"] == "Player 1"

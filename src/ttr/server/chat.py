@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+import weakref
 from typing import Any
 
 from fastapi import APIRouter
@@ -27,6 +28,55 @@ SEATS, SPECTATORS = "seats", "spectators"
 NOTICE = "chat"  # the kind of the notice other servers get of a new message
 MARK = "\x01"  # begins the server's own lines (quick phrases, timeouts)
 MARKS = ("\x00", MARK)
+
+
+class ChatHistory:
+    """The messages of the games this server has shown, read from the store once per game and kept up to
+    date by the messages kept here and the other servers' notices, so that a socket joining reads nothing.
+    A game whose messages may have changed unseen (a notice while nobody here watched it, a rename, the
+    game dropped from memory) is read again at its next join."""
+
+    def __init__(self) -> None:
+        self.games: dict[str, list[dict[str, Any]]] = {}
+        self._told: dict[str, int] = {}  # game -> messages heard of (a read that overlapped one is not kept)
+
+    async def of(self, online: Online, game_id: str) -> list[dict[str, Any]]:
+        """Every message of the game, every channel, in order."""
+        kept = self.games.get(game_id)
+        if kept is not None:
+            return kept
+        told = self._told.get(game_id, 0)
+        stored = await online.db(online.store.chat, game_id, (SEATS, SPECTATORS))
+        if self._told.get(game_id, 0) == told:
+            self.games[game_id] = stored
+        return stored
+
+    def add(self, game_id: str, stored: dict[str, Any]) -> None:
+        """A message kept (here or, told by a notice, on another server)."""
+        self._told[game_id] = self._told.get(game_id, 0) + 1
+        kept = self.games.get(game_id)
+        if kept is not None and all(m["n"] != stored["n"] for m in kept):
+            kept.append(stored)
+            kept.sort(key=lambda m: int(m["n"]))
+
+    def forget(self, game_id: str) -> None:
+        """Read the game's messages again next time."""
+        self.games.pop(game_id, None)
+        self._told[game_id] = self._told.get(game_id, 0) + 1
+        if not any(self.games) and len(self._told) > 10_000:
+            self._told.clear()
+
+
+_histories: weakref.WeakKeyDictionary[Online, ChatHistory] = weakref.WeakKeyDictionary()
+
+
+def history(online: Online) -> ChatHistory:
+    """The server's `ChatHistory`."""
+    found = _histories.get(online)
+    if found is None:
+        found = _histories[online] = ChatHistory()
+        online.manager.forget_hooks.append(found.forget)
+    return found
 
 
 def channels_for(seat: int | None) -> tuple[str, ...]:
@@ -72,7 +122,8 @@ async def after_join(online: Online, conn: Connection) -> None:
     room = conn.room
     if room is None:
         return
-    stored = await online.db(online.store.chat, room.info.id, channels_for(conn.seat))
+    channels = channels_for(conn.seat)
+    stored = [m for m in await history(online).of(online, room.info.id) if m["channel"] in channels]
     if stored:
         conn.push({"type": "chat_history", "messages": [message_json(m) for m in stored]})
 
@@ -120,6 +171,7 @@ async def say(online: Online, conn: Connection, data: dict[str, Any]) -> None:
 def deliver(online: Online, room: Any, stored: dict[str, Any]) -> None:
     """Send a kept message to the game's sockets here that read its channel, and tell the other servers
     sharing the database (they send it to theirs: `noticed`)."""
+    history(online).add(room.info.id, stored)
     _push(room, stored)
     online.manager.cluster.notify(f"{NOTICE}|{room.info.id}|{stored['n']}")
 
@@ -133,13 +185,17 @@ def _push(room: Any, stored: dict[str, Any]) -> None:
 
 def noticed(online: Online, parts: list[str]) -> None:
     """Another server kept a message of a game: send it to this server's sockets on that game."""
-    room = online.manager.rooms.get(parts[0]) if len(parts) == 2 and parts[1].isdecimal() else None
+    if len(parts) != 2 or not parts[1].isdecimal():
+        return
+    room = online.manager.rooms.get(parts[0])
     if room is None or not room.conns:
+        history(online).forget(parts[0])  # read again when someone joins here
         return
 
     async def send() -> None:
         stored = await online.db(online.store.chat_message, room.info.id, int(parts[1]))
         if stored is not None:
+            history(online).add(room.info.id, stored)
             _push(room, stored)
 
     online.spawn(send())

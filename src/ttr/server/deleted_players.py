@@ -15,6 +15,7 @@ from ttr.server.store import RUNNING
 
 if TYPE_CHECKING:
     from ttr.server.online import Online
+    from ttr.server.room import Room
 
 log = logging.getLogger("ttr.server")
 
@@ -55,10 +56,29 @@ async def forget_names(online: Online, account_id: str) -> int:
 
 
 def forget_room(online: Online, game_id: str) -> None:
-    """Drop this server's copy of a finished game (it is read again, renamed, when next asked for)."""
+    """Drop this server's copy of a finished game (it is read again, renamed, when next asked for); the
+    sockets watching it get it again at once, with the new names."""
+    from ttr.server import chat  # here: chat imports ttr.server.online, which imports this module
+
+    chat.history(online).forget(game_id)  # its messages renamed too
     room = online.manager.rooms.get(game_id)
     if room is not None and room.game.is_over:
         del online.manager.rooms[game_id]
+        if room.conns:
+            online.spawn(_reopen(online, room))
+
+
+async def _reopen(online: Online, old: Room) -> None:
+    """Move the sockets of a dropped copy of a game onto the game read again, each sent its new snapshot."""
+    manager = online.manager
+    room = await manager.room(old.info.id)
+    if room is None:
+        return
+    for conn in list(old.conns):
+        if conn.room is old:
+            old.conns.discard(conn)
+            conn.room = None  # not a leave: the socket stays, on its seat (checked when it joined)
+            await manager.join(conn, room, None, conn.seat)
 
 
 def noticed(online: Online, parts: list[str]) -> None:

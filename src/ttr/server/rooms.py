@@ -28,7 +28,7 @@ from ttr.maps import BUILTIN_MAPS
 from ttr.server import custom_maps
 from ttr.server.bot_pool import BotPool
 from ttr.server.clocks import parse_clock
-from ttr.server.cluster import Cluster, make_cluster
+from ttr.server.cluster import CHANNEL, Cluster, make_cluster
 from ttr.server.config import LEVEL_TEXT, LEVELS, ApiError, ServerConfig
 from ttr.server.connection import Connection
 from ttr.server.metrics import Metrics
@@ -79,11 +79,12 @@ class GameManager:
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         # A local store (in memory, or a SQLite file in WAL mode: a commit takes well under a millisecond) is
         # called on the event loop: a hop to a thread costs more than the call under load (the GIL's switch
-        # interval). A networked database (PostgreSQL, ...) is called from worker threads, as many as the store
-        # keeps connections (`DB_THREADS`): while the database is slow to answer, appends wait for it side by
-        # side rather than queued behind each other.
+        # interval). A networked database is called from worker threads, as many as the store keeps connections
+        # (`DB_THREADS`); on PostgreSQL an action's own calls (the append, reading newer actions) are made on
+        # the event loop through the store's async connections instead (`store.aio`: no thread hand-off).
         self._inline = bool(getattr(store, "inline_ok", False))
         self._db = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="ttr-db")
+        self._aio: Any = getattr(store, "aio", None)  # PostgreSQL: the action path's calls on the loop (pg_async)
         self.times = ActionTimes()
         self._timers: set[asyncio.TimerHandle] = set()
         self._resumer: asyncio.Task[None] | None = None
@@ -111,6 +112,23 @@ class GameManager:
         if self._inline:
             return fn(*args)
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def _append(self, room: Room, version: int, seat: int, action_id: int, winners: list[int] | None) -> None:
+        """Store an action (and the game's end with it); on PostgreSQL from the event loop, NOTIFYing the
+        other servers with this server's id (it skips its own notifications)."""
+        game_id = room.info.id
+        if self._aio is None:
+            await self.db(self.store.append_action, game_id, version, seat, action_id, winners)
+            return
+        payload = f"a|{game_id}|{version + 1}|{seat}|{action_id}|{self.cluster.server_id}"
+        await self._aio.append(CHANNEL, game_id, version, seat, action_id, winners, payload)
+
+    async def _stored_actions(self, game_id: str, since: int = 0) -> list[StoredAction]:
+        """The game's stored actions from version `since` on."""
+        if self._aio is None:
+            return await self.db(self.store.actions, game_id, since)
+        found: list[StoredAction] = await self._aio.actions(game_id, since)
+        return found
 
     # ------------------------------------------------------------------ life cycle
 
@@ -223,6 +241,8 @@ class GameManager:
         await self.programs.close()
         await self.cluster.stop()
         self._db.shutdown(wait=True)
+        if self._aio is not None:
+            await self._aio.close()
         self.store.close()
 
     # ------------------------------------------------------------------ games
@@ -243,7 +263,7 @@ class GameManager:
         info = await self.db(self.store.get_game, game_id)
         if info is None:
             return None
-        stored = await self.db(self.store.actions, game_id)
+        stored = await self._stored_actions(game_id)
         game = Game.new(custom_maps.game_map_for(info), [s.name for s in info.seats], seed=info.seed)
         for action in stored:
             if action.seat != game.current:
@@ -262,6 +282,10 @@ class GameManager:
             self.cluster.ask_presence(game_id)  # who is connected to it on the other servers
             self._spawn(self.catch_up(room))  # an action stored while it was loading
         return room
+
+    def spawn(self, work: Any) -> None:
+        """Run `work` as a task the manager waits for when it stops."""
+        self._spawn(work)
 
     def _spawn(self, work: Any) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
@@ -294,12 +318,12 @@ class GameManager:
 
     async def _catch_up_locked(self, room: Room, known: tuple[int, int, int] | None = None) -> bool:
         """Under the room's lock: read and apply the newer stored actions; whether there were any."""
-        if room.game.is_over:
+        if room.game.is_over or (known is not None and known[0] < room.version):  # nothing new (applied already)
             return False
         if known is not None and known[0] == room.version:
             stored = [StoredAction(*known)]
         else:
-            stored = await self.db(self.store.actions, room.info.id, room.version)
+            stored = await self._stored_actions(room.info.id, room.version)
         if not stored:
             return False
         game = room.game
@@ -625,7 +649,7 @@ class GameManager:
             trial.apply_id(action_id)
             winners = winner_seats(trial) if trial.is_over else None
             try:
-                await self.db(self.store.append_action, room.info.id, version, seat, action_id, winners)
+                await self._append(room, version, seat, action_id, winners)
             except StaleVersionError as exc:
                 if self.cluster.shared:  # another server stored an action first: take it up
                     await self._catch_up_locked(room)

@@ -7,8 +7,10 @@ last activity), `ttr_actions` (one row per accepted action, primary key (game, v
 action is one transaction: `UPDATE ttr_games SET version = v + 1 WHERE id = ? AND version = v AND
 status = 'running'`, then the insert; if no row was updated, nothing is written (`StaleVersionError`).
 On PostgreSQL the two and the NOTIFY to the other servers are one statement (`_PG_APPEND`), run in
-autocommit: one round trip to the database per accepted action, atomic as any single statement is. On
-SQLite the two statements go straight to the driver on one connection the store keeps for appends
+autocommit: one round trip to the database per accepted action, atomic as any single statement is. The
+server itself sends that statement (and reads newer actions) from its event loop through `aio`
+(`ttr.server.pg_async`, psycopg's async connections); `append_action` is the same append for other callers.
+On SQLite the two statements go straight to the driver on one connection the store keeps for appends
 (`_SQLITE_ADVANCE`, `_SQLITE_APPEND`): the same transaction without SQLAlchemy's per-statement work, which
 cost more than SQLite's own.
 """
@@ -26,6 +28,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from ttr.server.migrate import upgrade
+from ttr.server.pg_async import AsyncPostgres
 from ttr.server.schema import actions, games, leases, metadata, reviews
 from ttr.server.store import (
     ABANDONED,
@@ -103,6 +106,8 @@ class SqlStore:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")  # one statement each
         upgrade(self.engine)
+        # PostgreSQL: the action path's calls (append, newer actions, NOTIFY, LISTEN) on the event loop
+        self.aio: AsyncPostgres | None = AsyncPostgres(self.libpq_url()) if self.dialect == "postgresql" else None
         self._appender: Any = None  # SQLite: the driver connection kept for appends (opened on first use)
         self._append_lock = threading.Lock()
 
