@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from ttr.server import online_tables  # noqa: F401  (its tables on the MetaData, so that drop_tables drops them)
 from ttr.server.cluster import CHANNEL
 from ttr.server.sql_store import SqlStore
 from ttr.server.store import FINISHED, GameInfo, SeatInfo, StaleVersionError, StoredAction, UnknownGameError
@@ -38,7 +39,7 @@ def test_async_appends_are_compare_and_set_and_announce_only_what_they_stored(pg
     async def run() -> list[str]:
         heard: list[str] = []
         listening = asyncio.Event()
-        listener = asyncio.create_task(aio.listen(CHANNEL, heard.append, listening.set, lambda: None))
+        listener = asyncio.create_task(aio.listen(CHANNEL, heard.append, listening.set))
         await asyncio.wait_for(listening.wait(), 30)
         await aio.append(CHANNEL, "g1", 0, 0, 11, None, "a|g1|1|0|11|me")
         await aio.append(CHANNEL, "g1", 1, 1, 12, None, "a|g1|2|1|12|me")
@@ -63,3 +64,36 @@ def test_async_appends_are_compare_and_set_and_announce_only_what_they_stored(pg
     game = pg_store.get_game("g1")
     assert game is not None and game.status == FINISHED and game.winners == [1] and game.version == 3
     assert pg_store.actions("g1") == [StoredAction(0, 0, 11), StoredAction(1, 1, 12), StoredAction(2, 0, 14)]
+
+
+def test_a_broken_listen_connection_comes_back_and_says_so(pg_store: SqlStore) -> None:
+    """The listener opens its connection again and says when the LISTEN is back (the cluster then has every
+    game read the log, so nothing sent while it was down is missed), and hears what is sent after."""
+    aio = pg_store.aio
+    assert aio is not None
+
+    async def run() -> tuple[int, list[str]]:
+        heard: list[str] = []
+        listened: list[float] = []
+        listener = asyncio.create_task(aio.listen(CHANNEL, heard.append, lambda: listened.append(1.0)))
+        for _ in range(600):
+            if len(listened) == 1:
+                break
+            await asyncio.sleep(0.05)
+        killed = await aio.rows("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                "WHERE query = %s AND pid <> pg_backend_pid()", (f"LISTEN {CHANNEL}",))
+        assert killed == [(True,)]
+        for _ in range(600):
+            if len(listened) == 2:
+                break
+            await asyncio.sleep(0.05)
+        await aio.notify(CHANNEL, "after")
+        for _ in range(200):
+            if heard:
+                break
+            await asyncio.sleep(0.05)
+        listener.cancel()
+        await aio.close()
+        return len(listened), heard
+
+    assert asyncio.run(run()) == (2, ["after"])
