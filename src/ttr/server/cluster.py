@@ -264,9 +264,13 @@ class PostgresCluster:
         """Send the others `o|NOTICE` (`GameManager.notice` reads it there)."""
         self._send(f"o|{notice}")
 
-    def _lost(self) -> None:
-        """The listener's connection broke: notifications may have been missed, so every game in memory reads
-        the log."""
+    def _listening(self, first: asyncio.Event) -> None:
+        """The LISTEN is in place: the first time, the server may start; after its connection broke (and
+        notifications may have been missed), every game in memory reads the log, now that no notification
+        of a later action can be missed."""
+        if not first.is_set():
+            first.set()
+            return
         manager = self._manager
         if manager is not None and not manager.stopping:
             manager.catch_up_all()
@@ -304,7 +308,7 @@ class PostgresCluster:
         assert aio is not None
         listening = asyncio.Event()
         loop = asyncio.get_running_loop()
-        self._listener = loop.create_task(aio.listen(CHANNEL, self._received, listening.set, self._lost))
+        self._listener = loop.create_task(aio.listen(CHANNEL, self._received, lambda: self._listening(listening)))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(listening.wait(), 30.0)
         self._renewer = threading.Thread(target=self._renew_thread, args=(loop,), name="ttr-leases", daemon=True)

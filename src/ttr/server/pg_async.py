@@ -115,11 +115,10 @@ class AsyncPostgres:
         async with self._connection() as conn:
             await conn.execute(NOTIFY, (channel, payload))
 
-    async def listen(self, channel: str, received: Callable[[str], None], listening: Callable[[], None],
-                     lost: Callable[[], None]) -> None:
+    async def listen(self, channel: str, received: Callable[[str], None], listening: Callable[[], None]) -> None:
         """LISTEN on `channel` until cancelled: `received(payload)` for each notification, `listening()` each
-        time the LISTEN is in place, `lost()` when the connection broke (notifications may have been missed;
-        it is opened again a second later)."""
+        time the LISTEN is in place (a broken connection is opened again a second later: notifications sent
+        meanwhile are missed, which `listening()` then makes good)."""
         import psycopg
 
         while True:
@@ -135,7 +134,6 @@ class AsyncPostgres:
                 if self._closed:
                     return
                 log.exception("the notification listener failed; reconnecting")
-                lost()
                 await asyncio.sleep(1.0)
 
     async def close(self) -> None:
