@@ -8,8 +8,9 @@ and a few files in the other folders (`FULL_FILES`: the compiled build, the scri
 `scripts/test` runs pytest with `--dist loadgroup --no-loadscope-reorder`: the workers take units of work in
 collection order, each when it is nearly done with the last. Under that option `LONG_TESTS` (the slowest tests,
 slowest first) are collected first, each test its own unit (or a whole file, where the entry is a file), so
-they start at once and spread over the workers; every other file is one unit after them, in its usual order,
-so a module's server and the folder's browser are set up once per worker that takes the file.
+they start at once and spread over the workers; every other file is one unit after them, the `full` files
+first and the short tests of the quick folders last, each in its usual order, so a module's server is set up
+once and the workers run out of work at nearly the same time.
 """
 
 from __future__ import annotations
@@ -123,7 +124,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if not ranks[id(item)][1]:
             item.add_marker(pytest.mark.xdist_group(suite_id(item).partition("::")[0]))
-    items.sort(key=lambda item: ranks[id(item)][0])  # stable: each file's tests keep their order
+    # then the files of the full suite (fewer, longer tests), and last the many short tests of the rest, which
+    # share out evenly at the end; stable: each file's tests keep their order
+    items.sort(key=lambda item: (ranks[id(item)][0], not item.get_closest_marker("full")))
 
 
 def skip_groups(reports: list[pytest.TestReport | pytest.CollectReport]) -> dict[str, list[str]]:

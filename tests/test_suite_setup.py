@@ -104,6 +104,8 @@ def test_under_loadgroup_the_long_tests_come_first_and_the_rest_keep_their_files
     (tmp_path / "tests" / "test_a.py").write_text(ORDER_SAMPLE)
     (tmp_path / "tests" / "test_b.py").write_text("def test_b():\n    pass\n")
     (tmp_path / "tests" / "test_c.py").write_text("def test_c():\n    pass\n")
+    (tmp_path / "tests" / "web").mkdir()  # a folder of the full suite: its files before the quick ones
+    (tmp_path / "tests" / "web" / "test_w.py").write_text("def test_w():\n    pass\n")
     text = (tmp_path / "conftest.py").read_text()
     start = text.index("LONG_TESTS = (")
     end = text.index("\n)\n", start) + 3
@@ -121,7 +123,7 @@ def test_under_loadgroup_the_long_tests_come_first_and_the_rest_keep_their_files
 
     assert ids(plain.stdout) == ["test_a.py::test_first_of_a", "test_a.py::test_slow_of_a[1]",
                                  "test_a.py::test_slow_of_a[2]", "test_a.py::test_last_of_a", "test_b.py::test_b",
-                                 "test_c.py::test_c"]  # without loadgroup: the usual order
+                                 "test_c.py::test_c", "web/test_w.py::test_w"]  # without loadgroup: the usual order
     assert ids(grouped.stdout) == ["test_a.py::test_slow_of_a[1]", "test_a.py::test_slow_of_a[2]",
-                                   "test_c.py::test_c", "test_a.py::test_first_of_a", "test_a.py::test_last_of_a",
-                                   "test_b.py::test_b"]
+                                   "test_c.py::test_c", "web/test_w.py::test_w", "test_a.py::test_first_of_a",
+                                   "test_a.py::test_last_of_a", "test_b.py::test_b"]
