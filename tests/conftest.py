@@ -1,9 +1,16 @@
-"""The whole suite's pytest settings: the `full` marker behind `scripts/test --quick`, and a summary of the
-skipped tests grouped by reason.
+"""The whole suite's pytest settings: the `full` marker behind `scripts/test --quick`, the longest test files
+first, and a summary of the skipped tests grouped by reason.
 
 `scripts/test --quick` runs `-m "not full"`: the engine, rules, records, bots and unit tests. `full` marks
 the folders of the browser game, the server, the learning environments and the simulations (`FULL_FOLDERS`)
 and a few files in the other folders (`FULL_FILES`: the compiled build, the scripts, tournaments, hints).
+
+`scripts/test` runs pytest with `--dist loadgroup --no-loadscope-reorder`: the workers take units of work in
+collection order, each when it is nearly done with the last. Under that option `LONG_TESTS` (the slowest tests,
+slowest first) are collected first, each test its own unit (or a whole file, where the entry is a file), so
+they start at once and spread over the workers; every other file is one unit after them, the `full` files
+first and the short tests of the quick folders last, each in its usual order, so a module's server is set up
+once and the workers run out of work at nearly the same time.
 """
 
 from __future__ import annotations
@@ -24,6 +31,61 @@ FULL_FILES = (  # files in any folder that --quick leaves out (patterns): the sl
 )
 
 
+# The slowest tests, slowest first (relative durations of a whole run): a `file::test` entry makes that test (each
+# of its parameters) a unit of its own; a file entry keeps the file one unit (its module fixtures set up once)
+# and moves it to the front. A test that becomes slow belongs here; one that no longer is can leave.
+LONG_TESTS = (
+    "bots/test_compiled.py",  # builds the compiled engine, then plays the same games on both builds
+    "bots/test_hint.py::test_reasons_name_the_ticket_a_card_serves_and_call_only_long_routes_long",
+    "bots/test_hint.py::test_the_default_hint_is_the_expert_search_and_the_same_every_time",
+    "bots/test_mcts.py::test_the_time_budget_counts_the_whole_decision",
+    "web/test_tutorial.py::test_the_guided_first_game_to_its_end",
+    "web/test_online_flow.py",
+    "bots/test_mcts.py::test_tiny_mcts_plays_legal_games_reproducibly",
+    "web/test_motion.py::test_a_confirmed_claim_can_be_changed_before_it_is_sent",
+    "web/test_full_game.py::test_europe_to_the_end_with_the_express_path",
+    "web/test_pass_and_play.py::test_pass_and_play_to_the_end",
+    "bots/test_inference.py::test_replaying_the_claims_deals_the_other_seats_real_tickets_far_more_often",
+    "server/test_cluster.py",
+    "engine/test_properties.py::test_hypothesis_chosen_europe_games_keep_every_invariant",
+    "sim/test_sim_report.py",  # three reports over one module-scoped simulation
+    "web/test_editor.py::test_build_check_fix_save_play_and_simulate",
+    "engine/test_properties.py::test_hundreds_of_random_games_per_map",
+    "bots/test_mcts.py::test_main_turn_candidates_include_each_styles_move",
+    "bots/test_tracking.py::test_against_the_modelled_policy_the_weight_gathers_on_the_other_seats_real_tickets",
+    "sim/test_simulate.py::test_ctrl_c_keeps_the_finished_games_and_a_rerun_completes_the_same_table",
+    "sim/test_tournament.py::test_an_interrupted_tournament_keeps_its_games_and_the_same_command_continues",
+    "bots/test_tracking.py::test_tracked_worlds_show_exactly_what_the_seat_has_seen",
+    "bots/test_blocking.py::test_the_search_adds_the_worlds_blocking_claim",
+    "server/test_restart.py",
+    "web/test_lobby.py::test_game_and_replay_errors_in_the_pages_language",
+    "server/test_bots_and_leaving.py::test_process_pool_plays_like_the_bot_in_process",
+    "web/test_review.py",
+    "bots/test_hint.py::test_a_claim_off_the_plan_that_another_seat_likely_needs_is_called_a_block",
+    "bots/test_mcts.py::test_europe_games_have_a_guide_fitted_to_their_seat_count",
+    "server/test_reviews.py::test_review_is_made_stored_given_again_and_one_at_a_time",
+    "web/test_full_game.py::test_new_york_to_the_end_then_replay_and_record",
+    "sim/test_sim_ray.py",  # starting a local Ray instance
+    "web/test_open_games_page.py",
+    "bots/test_mcts.py::test_expert_models_the_other_seats_as_greedy_and_the_games_fitted_guide",
+)
+
+
+def long_rank(suite_test: str) -> tuple[int, bool]:
+    """Where the test `suite_test` (relative to tests/, e.g. "web/test_x.py::test_y[a]") stands in `LONG_TESTS`
+    (its length where it is not there), and whether it is a unit of its own (a `file::test` entry)."""
+    file, _, name = suite_test.partition("::")
+    for rank, entry in enumerate(LONG_TESTS):
+        entry_file, _, entry_test = entry.partition("::")
+        if entry_file != file:
+            continue
+        if not entry_test:
+            return rank, False
+        if name == entry_test or name.startswith(entry_test + "["):
+            return rank, True
+    return len(LONG_TESTS), False
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Register the `full` marker."""
     config.addinivalue_line("markers", "full: left out of `scripts/test --quick` (server, web, envs, sim, slow)")
@@ -40,11 +102,31 @@ def is_full(path: Path) -> bool:
     return any(fnmatch(parts[-1], pattern) for pattern in FULL_FILES)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test of `FULL_FOLDERS` and `FULL_FILES` as `full`."""
+def suite_id(item: pytest.Item) -> str:
+    """The item's id relative to tests/ ("web/test_x.py::test_y[a]"; its own id outside tests/)."""
+    try:
+        file = item.path.resolve().relative_to(TESTS).as_posix()
+    except ValueError:
+        return item.nodeid
+    return file + "::" + item.nodeid.partition("::")[2]
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (--dist loadgroup)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test of `FULL_FOLDERS` and `FULL_FILES` as `full`; under `--dist loadgroup`, the slowest
+    tests first (`LONG_TESTS`), and every other test grouped with its file."""
     for item in items:
         if is_full(item.path):
             item.add_marker(pytest.mark.full)
+    if config.getoption("dist", default="no") != "loadgroup":
+        return
+    ranks = {id(item): long_rank(suite_id(item)) for item in items}
+    for item in items:
+        if not ranks[id(item)][1]:
+            item.add_marker(pytest.mark.xdist_group(suite_id(item).partition("::")[0]))
+    # then the files of the full suite (fewer, longer tests), and last the many short tests of the rest, which
+    # share out evenly at the end; stable: each file's tests keep their order
+    items.sort(key=lambda item: (ranks[id(item)][0], not item.get_closest_marker("full")))
 
 
 def skip_groups(reports: list[pytest.TestReport | pytest.CollectReport]) -> dict[str, list[str]]:

@@ -1,5 +1,5 @@
-"""The suite's own settings (tests/conftest.py): the skip summary grouped by reason, and the `full` marker
-that `scripts/test --quick` leaves out."""
+"""The suite's own settings (tests/conftest.py): the skip summary grouped by reason, the `full` marker
+that `scripts/test --quick` leaves out, and the slowest tests first under `--dist loadgroup`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import TESTS, is_full
+from conftest import LONG_TESTS, TESTS, is_full, long_rank
 
 SAMPLE = '''
 import pytest
@@ -61,3 +61,69 @@ def test_quick_leaves_out_the_server_web_envs_and_sim_folders_and_the_slow_files
     assert is_full(TESTS / "bots" / "test_compiled.py") and is_full(TESTS / "bots" / "test_hint.py")
     assert is_full(TESTS / "test_bot_targets_script.py")
     assert not is_full(Path("/elsewhere/test_compiled.py"))
+
+
+ORDER_SAMPLE = '''
+import pytest
+
+def test_first_of_a():
+    pass
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_slow_of_a(n):
+    pass
+
+def test_last_of_a():
+    pass
+'''
+
+
+def test_every_long_test_entry_names_a_test_file_and_a_test_in_it() -> None:
+    for entry in LONG_TESTS:
+        file, _, name = entry.partition("::")
+        path = TESTS / file
+        assert path.is_file(), entry
+        assert not name or f"def {name}(" in path.read_text(), entry
+
+
+def test_long_tests_rank_by_their_entry_and_only_test_entries_stand_alone() -> None:
+    assert long_rank("bots/test_compiled.py::test_anything") == (0, False)  # a file entry: the file, one unit
+    entry = next(i for i, e in enumerate(LONG_TESTS) if "::" in e)
+    file, _, name = LONG_TESTS[entry].partition("::")
+    assert long_rank(f"{file}::{name}") == (entry, True)
+    assert long_rank(f"{file}::{name}[a-1]") == (entry, True)  # each parameter
+    assert long_rank(f"{file}::{name}_not") == (len(LONG_TESTS), False)
+    assert long_rank("engine/test_nothing_slow.py::test_x") == (len(LONG_TESTS), False)
+
+
+def test_under_loadgroup_the_long_tests_come_first_and_the_rest_keep_their_files_order(tmp_path: Path) -> None:
+    (tmp_path / "conftest.py").write_text(
+        (TESTS / "conftest.py").read_text().replace("TESTS = Path(__file__).resolve().parent",
+                                                    "TESTS = Path(__file__).resolve().parent / 'tests'"))
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text(ORDER_SAMPLE)
+    (tmp_path / "tests" / "test_b.py").write_text("def test_b():\n    pass\n")
+    (tmp_path / "tests" / "test_c.py").write_text("def test_c():\n    pass\n")
+    (tmp_path / "tests" / "web").mkdir()  # a folder of the full suite: its files before the quick ones
+    (tmp_path / "tests" / "web" / "test_w.py").write_text("def test_w():\n    pass\n")
+    text = (tmp_path / "conftest.py").read_text()
+    start = text.index("LONG_TESTS = (")
+    end = text.index("\n)\n", start) + 3
+    (tmp_path / "conftest.py").write_text(
+        text[:start] + 'LONG_TESTS = ("test_a.py::test_slow_of_a", "test_c.py")\n' + text[end:])
+    args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q", "-o", "addopts=",
+            "tests"]
+    plain = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    grouped = subprocess.run([*args, "--dist", "loadgroup"], cwd=tmp_path, capture_output=True, text=True,
+                             timeout=120)
+    assert plain.returncode == 0 and grouped.returncode == 0, plain.stdout + grouped.stdout + grouped.stderr
+
+    def ids(out: str) -> list[str]:
+        return [line.removeprefix("tests/") for line in out.splitlines() if "::" in line]
+
+    assert ids(plain.stdout) == ["test_a.py::test_first_of_a", "test_a.py::test_slow_of_a[1]",
+                                 "test_a.py::test_slow_of_a[2]", "test_a.py::test_last_of_a", "test_b.py::test_b",
+                                 "test_c.py::test_c", "web/test_w.py::test_w"]  # without loadgroup: the usual order
+    assert ids(grouped.stdout) == ["test_a.py::test_slow_of_a[1]", "test_a.py::test_slow_of_a[2]",
+                                   "test_c.py::test_c", "web/test_w.py::test_w", "test_a.py::test_first_of_a",
+                                   "test_a.py::test_last_of_a", "test_b.py::test_b"]

@@ -7,7 +7,9 @@ the same moves after the same work.
 It builds the extensions once into a copy of the source, with the mypyc of the development environment, so it
 needs a C compiler and the Python headers, as `scripts/bench` does; at the C compiler's -O1 (`TTR_COMPILE_OPT`,
 setup.py), the same code as the -O3 build that `scripts/compiled` makes, in about a third less CPU (52 s
-of user CPU instead of 81)."""
+of user CPU instead of 81; -O0 builds in 31 s but its games take twice the CPU of -O1's, 71 s instead of 36).
+The pure-Python runs start first and play while the extensions are built; the compiled runs then play side by
+side."""
 
 from __future__ import annotations
 
@@ -166,14 +168,26 @@ def _setup_modules() -> list[str]:
     return [p.removeprefix("src/").removesuffix(".py").replace("/", ".") for p in paths]
 
 
-def _play(src: Path, modules: list[str], script: str = GAMES) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
-    out = subprocess.run([sys.executable, "-c", script, ",".join(modules)], env=env, cwd=src.parent,
-                         capture_output=True, text=True, timeout=600)
-    assert out.returncode == 0, out.stderr[-3000:]
-    result = json.loads(out.stdout)
-    assert isinstance(result, dict)
-    return result
+class Run:
+    """One of the scripts above running in a fresh interpreter on the source at `src`, its output to a file."""
+
+    def __init__(self, src: Path, modules: list[str], script: str, out: Path) -> None:
+        env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
+        self.out, self.err = out, out.with_suffix(".err")
+        with self.out.open("w") as stdout, self.err.open("w") as stderr:
+            self.proc = subprocess.Popen([sys.executable, "-c", script, ",".join(modules)], env=env, cwd=src.parent,
+                                         stdout=stdout, stderr=stderr, text=True)
+
+    def result(self) -> dict[str, Any]:
+        """Wait for the script and return the JSON line it printed."""
+        code = self.proc.wait(timeout=600)
+        assert code == 0, self.err.read_text()[-3000:]
+        result = json.loads(self.out.read_text())
+        assert isinstance(result, dict)
+        return result
+
+
+SCRIPTS = {"games": GAMES, "server": SERVER, "envs": ENVS}
 
 
 @pytest.mark.skipif(shutil.which(sysconfig.get_config_var("CC").split()[0] if sysconfig.get_config_var("CC")
@@ -181,33 +195,44 @@ def _play(src: Path, modules: list[str], script: str = GAMES) -> dict[str, Any]:
 def test_the_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) -> None:
     modules = _setup_modules()
     assert {"ttr.engine.game", "ttr.bots.greedy", "ttr.bots.playout"} <= set(modules)
-    shutil.copytree(ROOT / "src", tmp_path / "src", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE"):  # mypyc reads pyproject's mypy settings
-        shutil.copy(ROOT / name, tmp_path / name)
-    build = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--build-lib", "src"], cwd=tmp_path,
-                           env={**os.environ, "TTR_COMPILE": "1", "TTR_COMPILE_OPT": "1"}, capture_output=True,
-                           text=True, timeout=900)
-    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    # pure Python plays while the extensions are built (the two do not wait on each other)
+    runs = {("pure", name): Run(ROOT / "src", modules, script, tmp_path / f"pure-{name}.json")
+            for name, script in SCRIPTS.items()}
+    try:
+        shutil.copytree(ROOT / "src", tmp_path / "src", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+        for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE"):  # mypyc reads pyproject's mypy settings
+            shutil.copy(ROOT / name, tmp_path / name)
+        build = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--build-lib", "src"], cwd=tmp_path,
+                               env={**os.environ, "TTR_COMPILE": "1", "TTR_COMPILE_OPT": "1"}, capture_output=True,
+                               text=True, timeout=900)
+        assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+        for name, script in SCRIPTS.items():
+            runs["compiled", name] = Run(tmp_path / "src", modules, script, tmp_path / f"compiled-{name}.json")
+        results = {key: run.result() for key, run in runs.items()}
+    finally:
+        for run in runs.values():
+            run.proc.kill()
+    pure_results = {name: results["pure", name] for name in SCRIPTS}
+    compiled_results = {name: results["compiled", name] for name in SCRIPTS}
 
-    compiled = _play(tmp_path / "src", modules)
-    pure = _play(ROOT / "src", modules)
+    compiled, pure_games = compiled_results["games"], pure_results["games"]
     files = compiled["files"]
     assert isinstance(files, dict)
     ext = sysconfig.get_config_var("EXT_SUFFIX")
     assert sorted(m for m, f in files.items() if not f.endswith(ext)) == []  # every listed module compiled
-    assert pure["files"] != files
-    assert (compiled["build"], pure["build"]) == ("compiled (mypyc)", "pure Python")  # what `ttr serve` says
-    assert compiled["games"] == pure["games"]
-    assert compiled["names"] == pure["names"] and pure["names"] == LEVEL_NAMES
-    assert compiled["expert"] == pure["expert"] and sum(actions for *_, actions in pure["expert"]) > 0
+    assert pure_games["files"] != files
+    assert (compiled["build"], pure_games["build"]) == ("compiled (mypyc)", "pure Python")  # what `ttr serve` says
+    assert compiled["games"] == pure_games["games"]
+    assert compiled["names"] == pure_games["names"] and pure_games["names"] == LEVEL_NAMES
+    assert compiled["expert"] == pure_games["expert"] and sum(actions for *_, actions in pure_games["expert"]) > 0
     games = compiled["games"]
     assert isinstance(games, list)
     assert games[-2][2] == [False, 0.6]  # parameters given outright are played in the compiled build
     assert games[-1][2] is True  # a pickled game plays on as the original
     # `ttr serve` on the compiled build (`scripts/run`): the bot list and a game of levels to its end, as pure
-    served, served_pure = _play(tmp_path / "src", modules, SERVER), _play(ROOT / "src", modules, SERVER)
+    served, served_pure = compiled_results["server"], pure_results["server"]
     assert served == served_pure and served["record_status"] == 200 and served["hint"][0] == "hint"
     assert [b["bot"] for b in served["bots"]] == ["long_route_junkie", "greedy", "greedy_long_fitted", "expert"]
     # the learning environments on the compiled build (OpenSpiel's chance through the engine's hook), as pure
-    envs, envs_pure = _play(tmp_path / "src", modules, ENVS), _play(ROOT / "src", modules, ENVS)
+    envs, envs_pure = compiled_results["envs"], pure_results["envs"]
     assert envs == envs_pure and envs["aec"][0] > 50 and envs["gym"]
