@@ -39,7 +39,10 @@ def test_a_clock_runs_out_and_the_hidden_tab_is_told_of_its_turn(browser: Any, s
             "Time ran out for Ana: the medium bot played the move."
         # the bot chose Ana's tickets, the greedy bot its own: Ana's turn again, while the tab is hidden
         page.wait_for_function("() => window.__notes.length > 0", timeout=20000)
-        assert page.evaluate("() => window.__notes") == ["Your turn in Ticket to Ride"]
+        # every notification says it is Ana's turn (on a slow machine the 2 s clock may run out again, and
+        # the next turn is told of too)
+        notes = page.evaluate("() => window.__notes")
+        assert notes and set(notes) == {"Your turn in Ticket to Ride"}
         assert page.title() == "● Your turn – Ticket to Ride"
         shot(page, "clock-ran-out")
         page.evaluate("() => { Object.defineProperty(document, 'hidden', { get: () => false, configurable: true });"
