@@ -88,13 +88,13 @@ def test_a_move_that_cannot_be_made_changes_nothing() -> None:
     game = Game.new(load_map("europe"), 2, seed=3)
     before = internal(game)
     empty = next(c for c, k in enumerate(game.hands[0]) if k == 0)
-    with pytest.raises(ValueError, match="no .* card in hand 0"):
+    with pytest.raises(ValueError, match=r"no .* card in hand 0"):
         positions.move_card(game, empty, positions.hand(0), positions.DISCARD)
     with pytest.raises(ValueError, match="face-up slot 0 is not empty"):
         positions.move_card(game, game.face_up[1], positions.row(1), positions.row(0))
     with pytest.raises(ValueError, match="no seat 2"):
         positions.move_cards(game, positions.hand(2), positions.DISCARD)
-    with pytest.raises(ValueError, match="no .* card"):
+    with pytest.raises(ValueError, match=r"no .* card"):
         positions.stack_deck(game, [0, empty, *([game.wild] * 30)], [positions.DISCARD])
     with pytest.raises(ValueError, match="neither in the ticket deck nor kept"):
         positions.move_ticket(game, game.offered[0], positions.held(1))
