@@ -17,8 +17,6 @@ from typing import Any
 
 from prometheus_client import Histogram
 
-YOUNG_THRESHOLD = 10_000  # allocations between young collections (the interpreter's default is 700)
-
 
 class Collector:
     """Counts the collector's pauses per generation (and into `histogram`), and freezes on request."""
@@ -87,9 +85,7 @@ class Collector:
         self.freeze()
 
     async def freeze_loop(self, freeze_every: float, sweep_every: float) -> None:
-        """Until cancelled: set the young threshold, freeze now and every `freeze_every` seconds, sweep
-        every `sweep_every` seconds."""
-        gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+        """Until cancelled: freeze now and every `freeze_every` seconds, sweep every `sweep_every` seconds."""
         self.freeze()
         swept = time.monotonic()
         try:
