@@ -666,7 +666,8 @@ def main() -> int:
         print(f"server_ms_p99        {server_ms['p99']:.2f}")
     pauses = result["server"].get("gc")
     if pauses:
-        parts = ", ".join(f"gen {g}: {pauses[g]['collections']} x, max {pauses[g]['max_ms']:.1f} ms" for g in "012")
+        parts = ", ".join(f"gen {g}: {pauses[g]['collections']} x, {pauses[g].get('cpu_ms', 0):.0f} ms CPU, max "
+                          f"{pauses[g]['max_ms']:.1f} ms, {pauses[g].get('freed', 0)} freed" for g in "012")
         print(f"server_gc            {parts}  (first server's collector pauses in the window; "
               f"{pauses['frozen']} objects frozen)")
     if servers:

@@ -61,7 +61,6 @@ def test_freezing_moves_live_objects_out_of_the_scans_and_the_sweep_frees_cycles
 
 def test_the_freeze_loop_freezes_until_cancelled_then_unfreezes() -> None:
     collector = Collector()
-    threshold = gc.get_threshold()
 
     async def run() -> int:
         task = asyncio.get_running_loop().create_task(collector.freeze_loop(0.01, 0.03))
@@ -78,7 +77,6 @@ def test_the_freeze_loop_freezes_until_cancelled_then_unfreezes() -> None:
         assert asyncio.run(run()) > 1000
         assert collector.sweeps >= 1 and gc.get_freeze_count() == 0
     finally:
-        gc.set_threshold(*threshold)
         gc.unfreeze()
 
 
