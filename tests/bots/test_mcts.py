@@ -83,7 +83,7 @@ def test_the_search_reads_only_the_view() -> None:
         game.apply_unchecked(playout.choose_id(game))
     seat = game.current
     view = SeatView.of(game, seat)
-    other = determinize(game_map, view, random.Random(9))  # other hidden cards and tickets, same view
+    other = determinize(game_map, view.to_json(), random.Random(9))  # other hidden cards and tickets, same view
     assert other.hands[1 - seat] != game.hands[1 - seat] or other.deck != game.deck
     assert SeatView.of(other, seat) == view
     answers = []
@@ -152,7 +152,7 @@ def test_late_in_a_game_more_claims_are_candidates() -> None:
     narrow = MctsBot(game_map, 0, 11, iterations=1)
     narrow.config = replace(narrow.config, late_claims=narrow.config.claims)  # no more claims late in the game
     wide = MctsBot(game_map, 0, 11, iterations=1)
-    assert wide.late_claims == 8
+    assert wide.config.late_claims == 8
     pieces = game_map.rules.pieces
     early = late = widened = 0
     while not game.is_over:
@@ -163,7 +163,7 @@ def test_late_in_a_game_more_claims_are_candidates() -> None:
             claims = [{c for c in bot.candidates(game, guide, view, legal) if game.cat.kind[c] == A.CLAIM}
                       for bot in (narrow, wide)]
             open_routes = {game.cat.a[aid] for aid in game.legal_ids() if game.cat.kind[aid] == A.CLAIM}
-            if pieces - min(game.trains) < wide.late_from * pieces:
+            if pieces - min(game.trains) < wide.config.late_from * pieces:
                 early += 1
                 assert claims[0] == claims[1]
             else:
