@@ -97,7 +97,7 @@ def measure(bot: MctsBot, view: SeatView, legal: list[Action], worlds: int, seed
     info = InfoSet(bot.game_map, view.to_json())
     rng = random.Random(seed)
     board = Board.from_view(bot.guide.ix, view)
-    belief = bot.belief_of(view, board) if bot.belief else None
+    belief = bot.belief_of(view, board) if bot.config.belief else None
     first = bot.sample_world(info, rng, belief)
     guide = first.encode(guide_action)
     others = [c for c in bot.candidates(first, guide, view, legal, belief, board, [first]) if c != guide]

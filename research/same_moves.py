@@ -12,6 +12,7 @@ two-seat New York: `SEARCH_SHARE`).
 
     python research/same_moves.py record /tmp/moves.json
     python research/same_moves.py compare /tmp/moves.json
+    python research/same_moves.py diff /tmp/moves.json /tmp/moves-now.json  # two records, game by game
 """
 
 from __future__ import annotations
@@ -78,17 +79,23 @@ def key(job: tuple[str, str, int, int]) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Record or compare (see the module)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=["record", "compare"])
+    parser.add_argument("mode", choices=["record", "compare", "diff"])
     parser.add_argument("path", type=Path)
+    parser.add_argument("other", type=Path, nargs="?", help="diff: a second record, compared game by game")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--search-games", type=int, default=4)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--only", default="", help="comma-separated bots to play (compare: the others are skipped)")
+    parser.add_argument("--search-at", default="", help="MAP-SEATS: the search bots play only there (e.g. new_york-2)")
     args = parser.parse_args(argv)
+    if args.mode == "diff":
+        return report(json.loads(args.path.read_text()), json.loads(args.other.read_text()))
     todo = jobs(args.games, args.search_games)
     if args.only:
         wanted = set(args.only.split(","))
         todo = [j for j in todo if j[0] in wanted]
+    if args.search_at:
+        todo = [j for j in todo if j[0] in CHEAP or f"{j[1]}-{j[2]}" == args.search_at]
     if args.mode == "compare":
         recorded: dict[str, list[int]] = json.loads(args.path.read_text())
         todo = [j for j in todo if key(j) in recorded]
@@ -100,18 +107,26 @@ def main(argv: list[str] | None = None) -> int:
         args.path.write_text(json.dumps(old))
         print(f"recorded {len(results)} games to {args.path}")
         return 0
+    return report(recorded, results)
+
+
+def report(recorded: dict[str, list[int]], results: dict[str, list[int]]) -> int:
+    """Print, per bot, the games of `results` whose actions differ from `recorded` (the games both hold); 0 if
+    none does."""
+    common = sorted(set(recorded) & set(results))
     differ: dict[str, list[str]] = {}
-    for name, actions in sorted(results.items()):
-        before = recorded[name]
+    for name in common:
+        actions, before = results[name], recorded[name]
         if actions != before:
             at = next((i for i, (a, b) in enumerate(zip(actions, before, strict=False)) if a != b),
                       min(len(actions), len(before)))
             differ.setdefault(name.split("|")[0], []).append(f"{name} (move {at})")
-    bots = sorted({name.split("|")[0] for name in results})
-    for bot in bots:
-        games = sum(1 for name in results if name.split("|")[0] == bot)
+    for bot in sorted({name.split("|")[0] for name in common}):
+        games = sum(1 for name in common if name.split("|")[0] == bot)
+        moves = sum(len(results[name]) for name in common if name.split("|")[0] == bot)
         bad = differ.get(bot, [])
-        print(f"{bot:20} {games:4} games, {len(bad)} differ" + (f": {', '.join(bad[:5])}" if bad else ""))
+        shown = f": {', '.join(bad[:5])}" if bad else ""
+        print(f"{bot:20} {games:4} games {moves:6} actions, {len(bad)} differ{shown}")
     print("same moves" if not differ else "MOVES DIFFER")
     return 0 if not differ else 1
 

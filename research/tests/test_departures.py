@@ -88,7 +88,8 @@ def test_variants_are_the_search_with_knobs_and_bad_ones_are_refused_by_name() -
     name, knobs = script.parse_variant('wide={"claims": 8, "margin": 1, "iterations": 40, "time_limit": null}')
     assert (name, knobs["claims"]) == ("wide", 8)
     bot = script.search_bot("wide", game_map, 1, 7, {name: knobs})
-    assert (bot.claims, bot.margin, bot.iterations, bot.time_limit, bot.name) == (8, 1, 40, None, "wide")
+    config = bot.config
+    assert (config.claims, config.margin, config.iterations, config.time_limit, bot.name) == (8, 1, 40, None, "wide")
     assert script.search_bot("mcts", game_map, 1, 7, {name: knobs}).claims == 3  # the class itself is untouched
     for text, problem in [('x={"claimz": 8}', "no knob 'claimz'"), ('x={"claims": "8"}', "claims must be a whole"),
                           ('x={"belief": 1}', "belief must be true or false"),

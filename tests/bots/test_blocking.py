@@ -93,7 +93,7 @@ def test_the_search_adds_the_worlds_blocking_claim() -> None:
             plain.config = replace(plain.config, world_blocks=0, wide=3)
             plain.choose(view, legal)
             (worlds,) = captured
-            assert len(worlds) == bot.block_worlds
+            assert len(worlds) == bot.config.block_worlds
             cat = game.cat
             routes = {cat.a[aid] for aid in plain.last_values if cat.kind[aid] == A.CLAIM}
             open_claims = {cat.a[aid] for aid in game.legal_ids() if cat.kind[aid] == A.CLAIM} - routes

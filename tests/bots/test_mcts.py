@@ -83,7 +83,7 @@ def test_the_search_reads_only_the_view() -> None:
         game.apply_unchecked(playout.choose_id(game))
     seat = game.current
     view = SeatView.of(game, seat)
-    other = determinize(game_map, view, random.Random(9))  # other hidden cards and tickets, same view
+    other = determinize(game_map, view.to_json(), random.Random(9))  # other hidden cards and tickets, same view
     assert other.hands[1 - seat] != game.hands[1 - seat] or other._deck != game._deck
     assert SeatView.of(other, seat) == view
     answers = []
@@ -150,9 +150,9 @@ def test_late_in_a_game_more_claims_are_candidates() -> None:
     game = Game.new(game_map, 2, seed=11)
     playout = GreedyPlayout(game_map, 2, 11)
     narrow = MctsBot(game_map, 0, 11, iterations=1)
-    narrow.late_claims = narrow.claims  # no more claims late in the game
+    narrow.config = replace(narrow.config, late_claims=narrow.config.claims)  # no more claims late in the game
     wide = MctsBot(game_map, 0, 11, iterations=1)
-    assert wide.late_claims == 8
+    assert wide.config.late_claims == 8
     pieces = game_map.rules.pieces
     early = late = widened = 0
     while not game.is_over:
@@ -163,7 +163,7 @@ def test_late_in_a_game_more_claims_are_candidates() -> None:
             claims = [{c for c in bot.candidates(game, guide, view, legal) if game.cat.kind[c] == A.CLAIM}
                       for bot in (narrow, wide)]
             open_routes = {game.cat.a[aid] for aid in game.legal_ids() if game.cat.kind[aid] == A.CLAIM}
-            if pieces - min(game.trains) < wide.late_from * pieces:
+            if pieces - min(game.trains) < wide.config.late_from * pieces:
                 early += 1
                 assert claims[0] == claims[1]
             else:
@@ -192,14 +192,15 @@ def test_two_seat_new_york_weighs_every_claim_it_can_pay_from_the_start() -> Non
                 routes = {game.cat.a[c] for c in bot.candidates(game, guide, view, legal)
                           if game.cat.kind[c] == A.CLAIM}
                 payable = {game.cat.a[aid] for aid in game.legal_ids() if game.cat.kind[aid] == A.CLAIM}
-                late = game_map.rules.pieces - min(game.trains) >= bot.late_from * game_map.rules.pieces
-                narrow = bot.late_claims if late else bot.claims
+                late = game_map.rules.pieces - min(game.trains) >= bot.config.late_from * game_map.rules.pieces
+                narrow = bot.config.late_claims if late else bot.config.claims
                 if wide:
-                    assert routes == payable or len(routes) >= bot.wide
+                    assert routes == payable or len(routes) >= bot.config.wide
                 else:
-                    assert len(routes) <= narrow + bot.blocks + bot.world_blocks + 1  # + the guide's own claim
+                    # + the guide's own claim
+                    assert len(routes) <= narrow + bot.config.blocks + bot.config.world_blocks + 1
                 checked += 1
-                beyond += len(payable) > narrow + bot.blocks + bot.world_blocks + 1 and routes == payable
+                beyond += len(payable) > narrow + bot.config.blocks + bot.config.world_blocks + 1 and routes == payable
             game.apply_unchecked(playout.choose_id(game))
         assert checked > 5
         assert (beyond > 0) == wide, (seats, beyond)  # more routes weighed than the narrow count allows
@@ -219,7 +220,7 @@ def test_every_card_draw_is_a_candidate_and_the_second_card_is_searched() -> Non
     guide = game.encode(bot.guide.choose(view, legal))
     assert draws <= set(bot.candidates(game, guide, view, legal))
     plain = MctsBot(game_map, 0, 1, iterations=40)
-    plain.search_draws = False
+    plain.config = replace(plain.config, search_draws=False)
     assert len(draws & set(plain.candidates(game, guide, view, legal))) == 1
     game.apply_unchecked(game.cat.draw_deck)  # a blind first card: the second card is to choose
     view, (ids, legal) = SeatView.of(game, 0), legal_actions(game)
@@ -387,10 +388,10 @@ def test_main_turn_candidates_include_each_styles_move() -> None:
     stride = len(game.cat)
     plain = MctsBot(game_map, 0, 1, iterations=60)
     plain.choose(view, legal)
-    assert plain.styles == () and len(plain.last_values) > 1
+    assert plain.config.styles == () and len(plain.last_values) > 1
     assert all(key < stride for key in plain.last_values)
     styled_bot = MctsBot(game_map, 0, 1, iterations=60)
-    styled_bot.styles = STYLES
+    styled_bot.config = replace(styled_bot.config, styles=STYLES)
     styled_bot.choose(view, legal)
     styled = [key for key in styled_bot.last_values if key >= stride]
     assert {key // stride for key in styled} == set(range(1, len(STYLES) + 1))
@@ -407,7 +408,7 @@ def test_the_search_plays_greedy_long_for_its_own_seat_and_greedy_for_the_others
     assert policy_of(bot.guide) == GreedyLong
     assert bot.last_values[game.encode(GreedyLong(game_map, 1, 1).choose(view, legal))] == 0.0  # the guide's move
     (by_own_style,) = bot.playouts_for(3)  # one opponent style: greedy; the ones the search made
-    for styled, style in zip(by_own_style, (GreedyLong, *bot.styles), strict=True):
+    for styled, style in zip(by_own_style, (GreedyLong, *bot.config.styles), strict=True):
         assert [policy_of(b) for b in styled.bots] == [Greedy, style, Greedy]
 
 
@@ -431,9 +432,9 @@ def test_the_other_seats_policy_changes_from_world_to_world() -> None:
     switches = sum(a != b for a, b in pairwise(seen))
     assert switches >= 2  # world after world, not one style for the whole search
     assert [[policy_of(b.bots[1]) for b in by_own] for by_own in bot.playouts_for(2)] == [
-        [Greedy] * (1 + len(bot.styles)), [GreedyLong] * (1 + len(bot.styles))]
+        [Greedy] * (1 + len(bot.config.styles)), [GreedyLong] * (1 + len(bot.config.styles))]
     assert all(policy_of(b.bots[0]) == own for by_own in bot.playouts_for(2)
-               for b, own in zip(by_own, (GreedyLong, *bot.styles), strict=True))
+               for b, own in zip(by_own, (GreedyLong, *bot.config.styles), strict=True))
 
 
 def test_expert_models_the_other_seats_as_greedy_and_greedy_long_by_turns() -> None:

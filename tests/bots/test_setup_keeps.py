@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from importlib import resources
 
 import pytest
@@ -144,9 +145,10 @@ def test_the_search_deals_the_other_seats_setup_tickets_as_greedy_keeps_them() -
 def test_with_more_seats_or_a_mix_of_models_the_search_deals_as_before() -> None:
     """The table serves two-seat games (where it was measured) and a model of greedy alone: a search with
     three seats, or the expert (greedy and `GreedyLong`), deals the same worlds with it as without it."""
-    plain = type("NoTable", (MctsBot,), {"setup_keeps": False})
-    plain_expert = type("NoTableExpert", (MctsExpert,), {"setup_keeps": False})
-    for players, with_table, without in ((3, MctsBot, plain), (2, MctsExpert, plain_expert)):
+    plain = type("NoTable", (MctsBot,), {"config": replace(MctsBot.config, assume_greedy_setup_keeps=False)})
+    table_expert = type("TableExpert", (MctsExpert,),
+                        {"config": replace(MctsExpert.config, assume_greedy_setup_keeps=True)})
+    for players, with_table, without in ((3, MctsBot, plain), (2, table_expert, MctsExpert)):
         game_map, game = greedy_main_turn("europe", players, 4, seat=0, after=12)
         view = SeatView.of(game, 0)
         info = InfoSet(game_map, view.to_json())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -39,8 +40,8 @@ def _long_worlds(bot: MctsBot, info: InfoSet, seed: int, worlds: int) -> int:
 
 
 def test_the_search_deals_the_other_seats_long_tickets_as_its_model_of_them_keeps_them() -> None:
-    """With `setup_prior` (and not the whole keep of `setup_keeps`) the search's worlds hold another seat's
-    long ticket as often as greedy keeps one with that many tickets; without it, as often as a uniform
+    """With `setup_prior` (and not the whole keep of `assume_greedy_setup_keeps`) the search's worlds hold
+    another seat's long ticket as often as greedy keeps one with that many tickets; without it, as often as a uniform
     keep-set would."""
     for seed in range(40):  # a deal where the other seat kept 2 tickets, its long one among them
         game_map, game = greedy_main_turn("europe", 2, seed, seat=0)
@@ -49,8 +50,9 @@ def test_the_search_deals_the_other_seats_long_tickets_as_its_model_of_them_keep
             break
     else:
         raise AssertionError("no deal where greedy kept 2 tickets with its long one")
-    with_prior = type("PriorOnly", (MctsBot,), {"setup_keeps": False})(game_map, 0, 1, iterations=10)
-    without = type("Uniform", (MctsBot,), {"setup_prior": False, "setup_keeps": False})(game_map, 0, 1, iterations=10)
+    prior_only = replace(MctsBot.config, assume_greedy_setup_keeps=False)
+    with_prior = MctsBot(game_map, 0, 1, iterations=10, config=prior_only)
+    without = MctsBot(game_map, 0, 1, iterations=10, config=replace(prior_only, setup_prior=False))
     held = _long_worlds(with_prior, info, 3, 400)
     assert abs(held / 400 - long_held_odds(game_map, GreedyBot, 2)[2][1]) < 0.07
     assert 0.4 < _long_worlds(without, info, 3, 400) / 400 < 0.6

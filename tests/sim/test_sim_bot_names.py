@@ -13,9 +13,9 @@ def test_mcts_levels_and_iteration_counts() -> None:
     europe = load_map("europe")
     easy = make_bot("mcts:easy", europe, 1, 5)
     assert isinstance(easy, MctsBot)
-    assert easy.iterations == MCTS_LEVELS["easy"] == 4
-    assert easy.time_limit is None  # a playout budget only: the same seed gives the same game
-    budgets = {spec: getattr(make_bot(spec, europe, 0, 5), "iterations", None)
+    assert easy.config.iterations == MCTS_LEVELS["easy"] == 4
+    assert easy.config.time_limit is None  # a playout budget only: the same seed gives the same game
+    budgets = {spec: getattr(getattr(make_bot(spec, europe, 0, 5), "config", None), "iterations", None)
                for spec in ["mcts:expert", "mcts:hard", "expert", "mcts:37"]}
     assert budgets == {"mcts:expert": 1500, "mcts:hard": 300, "expert": None, "mcts:37": 37}
 
@@ -48,7 +48,7 @@ def test_the_levels_people_play_are_the_ladder_of_bots() -> None:
 def test_mcts_seconds_per_decision(spec: str, seconds: float) -> None:
     bot = make_bot(spec, load_map("new_york"), 0, 5)
     assert isinstance(bot, MctsBot)
-    assert (bot.time_limit, bot.iterations) == (seconds, None)
+    assert (bot.config.time_limit, bot.config.iterations) == (seconds, None)
 
 
 def test_a_seconds_budget_searches_and_plays_a_legal_move() -> None:

@@ -71,35 +71,33 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import replace
-from typing import Any
 
 from ttr.bots.base import BaseBot
-from ttr.bots.blocking import world_block_damage
 from ttr.bots.budgets import FALLBACK_SECONDS
 from ttr.bots.greedy import GreedyBot
-from ttr.bots.inference import ClaimReplay, TicketBelief, face_up_picks
-from ttr.bots.mcts_policy import estimate
-from ttr.bots.planning import Board, sort_options
+from ttr.bots.inference import ClaimReplay
+from ttr.bots.planning import Board
 from ttr.bots.playout import GreedyPlayout
 from ttr.bots.profiles import profile_of
+from ttr.bots.search.candidates import CandidateMoves
 from ttr.bots.search.config import SearchConfig
+from ttr.bots.search.evaluation import PlayoutEvaluation
 from ttr.bots.search.gate import clearly_better
-from ttr.bots.setup_keeps import SetupKeeps
-from ttr.bots.setup_prior import long_held_odds
-from ttr.bots.styles import POLICIES, Greedy, GreedyLong, Policy
+from ttr.bots.search.worlds import WorldSampling
+from ttr.bots.styles import Greedy, GreedyLong, Policy
 from ttr.bots.tracking import WorldFilter
 from ttr.engine import Action, Game, SeatView
-from ttr.engine import actions as A
-from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, MAIN, SECOND_CARD
-from ttr.engine.sample import InfoSet, TicketDeal
+from ttr.engine.phases import MAIN
+from ttr.engine.sample import InfoSet
 from ttr.maps import GameMap
 
 
-class MctsBot(BaseBot):
+class MctsBot(CandidateMoves, WorldSampling, PlayoutEvaluation, BaseBot):
     """Flat information-set Monte Carlo search over greedy's move and a few alternatives; see the module."""
 
     name = "mcts"
     config = SearchConfig()  # the search's settings (`ttr.bots.search.config`); a level sets its own
+
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
                  time_limit: float | None = None, playout_actions: int | None = None,
                  depth: int | None = None, config: SearchConfig | None = None) -> None:
@@ -225,10 +223,6 @@ class MctsBot(BaseBot):
             return (None, fitted) if fitted is not None else (FALLBACK_SECONDS, None)
         return self.config.time_limit, None if self.config.time_limit is not None else self.config.playout_actions
 
-    def is_wide(self, n: int) -> bool:
-        """Whether the profile of an `n`-seat game weighs every claim (`wide_claims`, with `wide_margin`)."""
-        return profile_of(self.game_map.name, n).search.wide_claims
-
     def margin_for(self, n: int) -> float:
         """The gate's margin in an `n`-seat game: `wide_margin` where `is_wide`, else `margin`."""
         return self.config.wide_margin if self.is_wide(n) else self.config.margin
@@ -238,124 +232,6 @@ class MctsBot(BaseBot):
         worlds passes the decision gate (`ttr.bots.search.gate`) with `margin` (default: the config's)."""
         return clearly_better(gain, square, k, self.config.margin if margin is None else margin,
                               self.config.min_worlds)
-
-    # ------------------------------------------------------------------ the parts of a search
-
-    def belief_of(self, view: SeatView, board: Board) -> TicketBelief:
-        """The belief about the other seats' tickets from the view's claims and face-up picks, with the
-        claims replayed (`replay_claims`; the replay is kept for the game and reads only new log entries).
-        `board` is the view read into a `Board`."""
-        log = view.log
-        replay = None
-        if self.config.replay_claims:
-            if self._replay is None or self._replay.seen > len(log):  # a new game
-                planners = [style(self.game_map, self.seat, self.ctx.seed) for style in self.opponent_styles]
-                self._replay = ClaimReplay(self.guide.ix, self.seat, board.n, *(p.path_costs for p in planners))
-            replay = self._replay
-            replay.update(log)
-        return TicketBelief(self.guide.ix, board.owner, self.seat, board.n,
-                            picks=face_up_picks(self.game_map, log, board.n), replay=replay)
-
-    def tracked(self, view: SeatView, info: InfoSet, belief: TicketBelief | None) -> WorldFilter | None:
-        """The worlds kept in step with the game, brought up to this view (`ttr.bots.tracking`), where `track`
-        has the map and seat count and one policy models the other seats; else None."""
-        n = info.n
-        if (not self.config.assume_greedy_tracking or not profile_of(self.game_map.name, n).search.track
-                or len(self.opponent_styles) != 1):
-            return None
-        if self._filter is None or self._filter.n != n:
-            self._filter = WorldFilter(self.game_map, self.seat, n, self.opponent_styles[0], self.config.track_size,
-                                       self.config.track_miss, self.rng.randrange(1 << 30))
-        self._filter.update(view, lambda: self.sample_world(info, self.rng, belief))
-        return self._filter
-
-    def _long_held(self, info: InfoSet) -> list[list[float] | None] | None:
-        """Per seat, the odds of the long tickets among those it kept at setup, as `opponent_styles` keep
-        them (averaged over the styles; `ttr.bots.setup_prior`), or None without `setup_prior`."""
-        if not self.config.setup_prior or not self.game_map.rules.setup_long_tickets:
-            return None
-        if self._long_odds is None:
-            tables = [long_held_odds(self.game_map, style, info.n) for style in self.opponent_styles]
-            self._long_odds = {k: [sum(t[k][j] for t in tables) / len(tables) for j in range(len(row))]
-                               for k, row in tables[0].items()}
-        return [None if q == self.seat else self._long_odds.get(info.setup_keep(q)) for q in range(info.n)]
-
-    def sample_world(self, info: InfoSet, rng: Any, belief: TicketBelief | None = None) -> Game:
-        """A world of the seat's information set `info`, dealt with `rng`. Without a belief the hidden cards
-        and tickets are dealt uniformly (the long ones kept at setup as `_long_held` says). With one,
-        `resample` ticket deals are made (tickets weighted by the claims made towards them) and one is kept
-        with chances in proportion to how well each seat's dealt tickets explain all of its claims
-        (`TicketBelief.likelihood`): sampling-importance-resampling. The cards, which the likelihood does not
-        read, are dealt for the kept deal alone (`InfoSet.complete`)."""
-        weights = belief.weights if belief is not None else None
-        long_held = self._long_held(info)
-        keeps = None
-        config = self.config  # the setup keeps assume the other seats play greedy: only where they are so modelled
-        if (config.assume_greedy_setup_keeps and self.opponent_styles == (Greedy,)
-                and info.n <= config.setup_keeps_seats):
-            keeps = SetupKeeps.for_map(self.game_map)
-        hidden = info.hidden_tickets() if keeps is not None else ([], [])  # the same for every deal
-
-        def deal() -> TicketDeal:
-            setup = self._setup_deal(keeps, info, rng, weights, hidden) if keeps is not None else None
-            return info.deal_tickets(rng, weights, long_held, setup)
-
-        if belief is None or self.config.resample <= 1:
-            return info.complete(rng, deal())
-        others = [q for q in range(belief.n) if q != self.seat and belief.shown(q)]
-        if not others:
-            return info.complete(rng, deal())
-        kept = deal()
-        total = 0.0
-        for i in range(self.config.resample):  # a weighted reservoir of one: each deal kept with chance like / total
-            proposal = kept if i == 0 else deal()
-            like = 1.0
-            for q in others:
-                like *= belief.likelihood(q, proposal.tickets[q])
-            total += like
-            if i and rng.random() * total < like:
-                kept = proposal
-        return info.complete(rng, kept)  # the cards are dealt apart from the tickets: only for the deal kept
-
-    def _setup_deal(self, keeps: SetupKeeps, info: InfoSet, rng: Any, weights: list[list[float] | None] | None,
-                    hidden: tuple[list[int], list[int]]) -> list[list[int] | None]:
-        """Per other seat that has chosen, a setup keep greedy would make (`SetupKeeps.deal`: offers drawn
-        from the `hidden` long and regular tickets, `info.hidden_tickets()`, weighted by the belief), or None
-        where none was found in a few tries."""
-        longs, regulars = hidden
-        out: list[list[int] | None] = [None] * info.n
-        for q in range(info.n):
-            count = info.setup_keep(q)
-            if q == self.seat or count <= 0:
-                continue
-            kept = keeps.deal(rng, longs, regulars, count, weights[q] if weights is not None else None)
-            if kept is not None:
-                out[q] = kept
-                longs = [t for t in longs if t not in kept]
-                regulars = [t for t in regulars if t not in kept]
-        return out
-
-    def _seat_styles(self, n: int, other: Policy, own: Policy) -> dict[int, Policy]:
-        """The policy of each of `n` seats in a playout: `own` for this seat, `other` for the rest."""
-        return {q: own if q == self.seat else other for q in range(n)}
-
-    def playouts_for(self, n: int) -> list[list[GreedyPlayout]]:
-        """The playout players for `n` seats, per policy of the other seats (`opponent_styles`), per policy
-        of its own seat (the guide's first, then `styles`); made once and reused while they fit."""
-        playouts = self._playouts
-        if (len(playouts) != len(self.opponent_styles) or len(playouts[0]) != 1 + len(self.config.styles)
-                or len(playouts[0][0].bots) != n):
-            seed = self.rng.randrange(1 << 30)
-            playouts = self._playouts = [
-                [GreedyPlayout(self.game_map, n, seed, self._seat_styles(n, other, style))
-                 for style in (self._own_playout_style(n), *self.config.styles)]
-                for other in self.opponent_styles]
-        return playouts
-
-    @staticmethod
-    def guide_for(map_name: str, seats: int) -> Policy:
-        """The guide of a game of `seats` seats on `map_name`: its profile's (`ttr.bots.profiles`)."""
-        return POLICIES[profile_of(map_name, seats).search.guide]
 
     def _fit_guide(self, n: int) -> None:
         """At the first decision of an `n`-seat game: the guide of its profile (and, with `opponents_as_guide`,
@@ -374,102 +250,6 @@ class MctsBot(BaseBot):
                 self._playouts = []
                 self._replay = None
                 self._long_odds = None
-
-    def _own_playout_style(self, n: int) -> Policy:
-        """Its own seat's policy in the playouts of an `n`-seat game: its profile's `own_playout` (unless
-        `own_playout_fitted` is off: then the guide's)."""
-        if self.config.own_playout_fitted:
-            return POLICIES[profile_of(self.game_map.name, n).search.own_playout]
-        return self.guide_for(self.game_map.name, n)
-
-    def play_candidate(self, world: Game, key: int, playouts: list[GreedyPlayout]) -> float:
-        """The seat's margin over the best other seat after the candidate `key` (a catalogue id, plus the
-        catalogue size times its style) and a playout in a copy of `world` (`playouts`: one per own style,
-        with the other seats' policy of this world): the candidate's style (0: the guide's) for this seat."""
-        style, aid = divmod(key, len(world.cat))
-        playout = playouts[style]
-        game = world.copy()
-        game.apply_unchecked(aid)
-        if self.config.depth is None:
-            self.last_actions += 1 + playout.run(game)
-        else:
-            self.last_actions += 1 + playout.run(game, self.config.depth)
-        totals = estimate(game)  # the final scores once the game is over
-        me = self.seat
-        return totals[me] - max(v for q, v in enumerate(totals) if q != me)
-
-    # ------------------------------------------------------------------ candidates
-
-    def candidates(self, game: Game, guide: int, view: SeatView, legal: list[Action],
-                   belief: TicketBelief | None = None, board: Board | None = None,
-                   worlds: list[Game] | None = None) -> list[int]:
-        """The moves the search compares (catalogue ids, the guide's first); see the module docstring.
-        `board` is the view read into a `Board`, if the caller has it already; `worlds` are sampled games of
-        the position (the blocking claims of `world_blocks` are judged on them)."""
-        out = [guide]
-        if board is None:
-            board = Board.from_view(self.guide.ix, view)
-        if game.phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
-            opts = sort_options(self.guide.ix, legal)
-            for i in self.guide.keep_ranking(board, opts)[:self.config.keeps]:
-                aid = game.encode(opts.keeps[i][1])
-                if aid not in out:
-                    out.append(aid)
-            return out
-        cat = game.cat
-        kind = cat.kind
-        if game.phase == SECOND_CARD and self.config.search_draws:
-            out.extend(aid for aid in game.legal_ids() if aid != guide)  # every card it may take
-            return out
-        if game.phase != MAIN:
-            return out
-        ids = game.legal_ids()
-        if cat.draw_tickets in ids and cat.draw_tickets not in out:
-            out.append(cat.draw_tickets)
-        is_draw = (A.DRAW_DECK, A.DRAW_FACE_UP)
-        draws = [aid for aid in ids if kind[aid] in is_draw]
-        if draws and kind[guide] not in is_draw:
-            out.append(draws[0])  # the blind draw when the deck has cards
-        plan = self.guide.current_plan(board)
-        plan_links = {self.guide.ix.link[r] for r in plan.routes}
-        link = self.guide.ix.link
-        need = self.guide.plan_needs(plan, board)
-        # route -> the id of the card set greedy would pay it with (`GreedyBot.cheapest_claim`)
-        best = {r: game.encode(self.guide.cheapest_claim(board, options, need).action)
-                for r, options in sort_options(self.guide.ix, legal).claims.items()}
-        length = self.guide.ix.length
-        claimed = {cat.a[aid] for aid in out if kind[aid] == A.CLAIM}
-        ranked = sorted(best, key=lambda r: (link[r] not in plan_links, -length[r], r))
-        pieces = self.game_map.rules.pieces
-        late = pieces - min(game.trains) >= self.config.late_from * pieces
-        count = self.config.wide if self.is_wide(game.n) else self.config.late_claims if late else self.config.claims
-        for r in ranked[:count]:
-            if r not in claimed:
-                out.append(best[r])
-                claimed.add(r)
-        if belief is not None and self.config.blocks:
-            for r in self._blocks(belief, game, [r for r in best if r not in claimed])[:self.config.blocks]:
-                out.append(best[r])
-                claimed.add(r)
-        if worlds and self.config.world_blocks:
-            damage = world_block_damage(worlds, self.seat, {r for r in best if r not in claimed})
-            for r in sorted(damage, key=lambda r: (-damage[r], r))[:self.config.world_blocks]:
-                out.append(best[r])
-        if self.config.search_draws:  # each face-up card too
-            out.extend(aid for aid in draws if aid not in out)
-        return out
-
-    def _blocks(self, belief: TicketBelief, game: Game, routes: list[int]) -> list[int]:
-        """Of `routes` (claims open to the seat now), those that would hurt the other seats most, best first:
-        by the trains they would add to the other seats' likeliest paths (`TicketBelief.block_damage`)."""
-        mine = set(game.tickets[self.seat])
-        length = self.guide.ix.length
-        score: dict[int, float] = {}
-        for q in range(game.n):
-            if q != self.seat:
-                for r, d in belief.block_damage(q, routes, mine).items():
-                    score[r] = score.get(r, 0.0) + d
-        return sorted(score, key=lambda r: (-score[r], -length[r], r))
 
 
 class MctsExpert(MctsBot):
