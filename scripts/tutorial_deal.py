@@ -19,10 +19,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ttr.engine import Action, Game, seat_view
+from ttr.engine import Action, Game, SeatView, seat_view
 from ttr.maps import load_map
 from ttr.server.bot_pool import choose_move
-from ttr.server.views import legal_json, view_for
+from ttr.server.views import legal_json
 
 FILE = Path(__file__).resolve().parents[1] / "src" / "ttr" / "web" / "static" / "tutorial" / "europe.json"
 STEPS = ("tickets", "draw", "claim", "more_tickets", "tunnel", "ferry", "station")
@@ -55,8 +55,7 @@ class Player:
     def bots(self) -> None:
         g = self.game
         while not g.is_over and g.current != 0:
-            view = view_for(g, g.current)
-            view["map"] = "europe"
+            view = SeatView.of(g, g.current)
             ids, actions, _ = legal_json(g)
             # the bot kept for this game and seat, made with the game's seed, as the server's bot loop keeps it
             g.apply_id(ids[choose_move(f"tutorial-{self.seed}", self.bot, "europe", g.current, self.seed, view,

@@ -90,10 +90,10 @@ def test_variants_are_the_search_with_knobs_and_bad_ones_are_refused_by_name() -
     bot = script.search_bot("wide", game_map, 1, 7, {name: knobs})
     config = bot.config
     assert (config.claims, config.margin, config.iterations, config.time_limit, bot.name) == (8, 1, 40, None, "wide")
-    assert script.search_bot("mcts", game_map, 1, 7, {name: knobs}).claims == 3  # the class itself is untouched
+    assert script.search_bot("mcts", game_map, 1, 7, {name: knobs}).config.claims == 3  # the class itself is untouched
     for text, problem in [('x={"claimz": 8}', "no knob 'claimz'"), ('x={"claims": "8"}', "claims must be a whole"),
                           ('x={"belief": 1}', "belief must be true or false"),
-                          ('x={"guide_style": 1}', "'guide_style' is not a number or flag"),
+                          ('x={"opponent_styles": 1}', "'opponent_styles' is not a number or flag"),
                           ("x=[1]", "must be a JSON object"), ("x={", "x: not JSON"), ('{"claims": 8}', "NAME=JSON"),
                           ('mcts={"claims": 8}', "a bot has that name")]:
         with pytest.raises(ValueError, match=problem):

@@ -67,7 +67,8 @@ def test_the_early_and_late_hand_cheats_split_the_game_at_the_trains_laid() -> N
     assert not early._in_window() and late._in_window()
     info = InfoSet(game_map, seat_view(game, 0))
     assert late.sample_world(info, random.Random(3)).hands[1] == game.hands[1]  # in its window: the real hand
-    assert not late.track  # every world dealt afresh, so the cheat is the only difference between runs
+    # every world dealt afresh, so the cheat is the only difference between runs
+    assert not late.config.assume_greedy_tracking
 
 
 def test_a_game_of_the_cheating_search_is_played_to_the_end() -> None:

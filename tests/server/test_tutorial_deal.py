@@ -9,10 +9,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ttr.engine import Game, public_log, seat_view
+from ttr.engine import Game, SeatView, public_log, seat_view
 from ttr.maps import load_map
 from ttr.server.bot_pool import choose_move, forget_game
-from ttr.server.views import legal_json, view_for
+from ttr.server.views import legal_json
 
 TUTORIAL = Path(__file__).resolve().parents[2] / "src" / "ttr" / "web" / "static" / "tutorial" / "europe.json"
 
@@ -37,8 +37,7 @@ def bot_moves(game: Game, seed: int, level: str, seat: int) -> None:
     """Let the bots move until it is `seat`'s turn (or the game is over), as the server's bot loop does: each
     seat's bot kept across its moves, made with the game's seed."""
     while not game.is_over and game.current != seat:
-        view = view_for(game, game.current)
-        view["map"] = game.map.name
+        view = SeatView.of(game, game.current)
         ids, actions, _ = legal_json(game)
         index = choose_move(f"tutorial-{seed}", level, game.map.name, game.current, seed, view, list(actions))
         game.apply_id(ids[index])
