@@ -91,7 +91,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 ENV_PREFIX = "TTR_"
-GC_FREEZE_EVERY = 60.0  # seconds: long-lived objects kept out of the collector's scans (ttr.server.collector)
+GC_FREEZE_EVERY = 5.0  # seconds: long-lived objects kept out of the collector's scans (ttr.server.collector; a freeze
+# is a splice of lists, so it costs nothing however often)
 
 
 def environment_name(dest: str) -> str:

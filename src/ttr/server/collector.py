@@ -30,7 +30,6 @@ class Collector:
         self._total = [0.0, 0.0, 0.0]
         self._max = [0.0, 0.0, 0.0]
         self._freed = [0, 0, 0]
-        self.frozen = 0  # objects in the permanent generation after the last freeze
         self.sweeps = 0  # full collections with nothing frozen
 
     def install(self) -> None:
@@ -69,13 +68,12 @@ class Collector:
                                         "max_ms": round(self._max[g] * 1000, 1),
                                         "cpu_ms": round(self._cpu[g] * 1000, 1), "freed": self._freed[g]}
                                for g in range(3)}
-        out["frozen"], out["sweeps"] = self.frozen, self.sweeps
+        out["frozen"], out["sweeps"] = gc.get_freeze_count(), self.sweeps  # the count walks the list: here only
         return out
 
     def freeze(self) -> None:
         """Move every object alive now out of the collector's scans (`gc.freeze()`)."""
-        gc.freeze()
-        self.frozen = gc.get_freeze_count()
+        gc.freeze()  # a splice of the collector's lists: no walk over the objects
 
     def sweep(self) -> None:
         """Collect everything once, frozen objects included, then freeze what lives on."""
