@@ -31,7 +31,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from ttr.bots import BOTS
-from ttr.maps.analyze import draft_shortest, suggested_points
 from ttr.maps.check import check_map
 from ttr.server import custom_maps
 from ttr.server.bot_pool import BotPool
@@ -135,6 +134,9 @@ def studio_router(manager: Any, pool: BotPool) -> APIRouter:
         a, b = body.get("a"), body.get("b")
         if not isinstance(a, str) or not isinstance(b, str) or a == b:
             raise ApiError(400, "malformed", "'a' and 'b' are two different city names")
+        # imported here: the analysis brings networkx and numpy, a second of a server's start, for one endpoint
+        from ttr.maps.analyze import draft_shortest, suggested_points
+
         shortest = draft_shortest(data, a, b)
         return {"shortest": shortest, "points": suggested_points(shortest) if shortest is not None else None}
 
