@@ -32,9 +32,7 @@ from ttr.maps import load_map
 
 class TinyMcts(MctsBot):
     name = "tiny"
-    iterations = 6
-    time_limit = None
-    depth = 8
+    config = replace(MctsBot.config, iterations=6, depth=8)
 
 
 @pytest.mark.parametrize(("map_name", "players"), [("europe", 2), ("new_york", 3)])
@@ -48,6 +46,12 @@ def test_tiny_mcts_plays_legal_games_reproducibly(map_name: str, players: int) -
     game = play()
     assert game.is_over
     assert play().history == game.history  # same seeds, same game
+
+
+def test_a_setting_given_as_a_class_attribute_is_refused() -> None:
+    with pytest.raises(TypeError, match="iterations"):
+        type("Stray", (MctsBot,), {"iterations": 6})  # the search reads its settings only from `config`
+    assert TinyMcts(load_map("europe"), 0, 1).config.iterations == 6
 
 
 @pytest.mark.parametrize("map_name", ["europe", "new_york"])
