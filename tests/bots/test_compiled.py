@@ -48,7 +48,7 @@ for map_name, players, seed in (("europe", 2, 3), ("europe", 4, 4), ("new_york",
 europe = load_map("europe")
 from ttr.bots.params import PRESETS
 no_wilds = PRESETS["greedy"].but({"face_up_wilds": False, "points_weight": 0.6})
-for seed, bots in ((7, ["greedy_long_fitted", "route_focus"]), (8, ["mcts:40", "greedy"])):
+for seed, bots in ((7, ["greedy_long_fitted", "route_focus"]), (8, ["mcts:8", "greedy"])):
     seats = [make_bot(name, europe, s, seed) for s, name in enumerate(bots)]
     game = play_game(europe, seats, seed=seed, players=bots)
     games.append([game.history, final_score(game).to_json()])

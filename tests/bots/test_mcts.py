@@ -23,7 +23,7 @@ from ttr.bots.playout import GreedyPlayout
 from ttr.bots.profiles import profile_of
 from ttr.bots.search.gate import t_critical
 from ttr.bots.styles import Greedy
-from ttr.engine import Action, Game, SeatView, final_score
+from ttr.engine import Action, Game, SeatView, final_score, positions
 from ttr.engine import actions as A
 from ttr.engine.phases import SECOND_CARD
 from ttr.engine.sample import InfoSet, determinize
@@ -339,8 +339,7 @@ def test_the_estimate_is_the_final_score_at_the_end_and_values_done_tickets() ->
     assert cost > 0 and path
     done = game.copy()
     for r in path:  # seat 0 holds the whole path: the ticket is done
-        done.owner[r] = 0
-    done._rebuild_indexes()
+        positions.give_route(done, 0, r)
     assert ticket_paths(done, 0)[0][1] == 0
     assert estimate(done)[0] > base
     GreedyPlayout(game_map, 2, 1).run(game)

@@ -693,8 +693,8 @@ QUICK_CHUNKS = 1  # `scripts/test --quick` plays the first chunk (50 games per m
                                    for c in range(CHUNKS)])
 @pytest.mark.parametrize("map_name", sorted(MAPS))
 def test_hundreds_of_random_games_per_map(map_name: str, chunk: int) -> None:
-    """200 seeded random games per map (in chunks of 50, each reaching every rarer situation; 3 in 5 uniform, the others draw- or ticket-heavy):
-    cheap checks every step, deep ones at one random step and at the end."""
+    """200 seeded random games per map, in chunks of 50 that each reach every rarer situation (3 in 5 uniform,
+    the others draw- or ticket-heavy): cheap checks every step, deep ones at one random step and at the end."""
     m = load_map(map_name)
     seats = MAPS[map_name]
     lengths = []
