@@ -389,11 +389,11 @@ def test_main_turn_candidates_include_each_styles_move() -> None:
     game_map, game = greedy_main_turn("europe", 2, seed=4, seat=0, after=10)
     view, legal = SeatView.of(game, 0), game.legal_actions()
     stride = len(game.cat)
-    plain = MctsBot(game_map, 0, 1, iterations=60)
+    plain = MctsBot(game_map, 0, 1, iterations=12)
     plain.choose(view, legal)
     assert plain.config.styles == () and len(plain.last_values) > 1
     assert all(key < stride for key in plain.last_values)
-    styled_bot = MctsBot(game_map, 0, 1, iterations=60)
+    styled_bot = MctsBot(game_map, 0, 1, iterations=12)
     styled_bot.config = replace(styled_bot.config, styles=STYLES)
     styled_bot.choose(view, legal)
     styled = [key for key in styled_bot.last_values if key >= stride]
