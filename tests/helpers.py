@@ -94,6 +94,15 @@ def give_route(game: Game, seat: int, route_name: str) -> None:
     positions.give_route(game, seat, game.map.route(route_name).index)
 
 
+def set_tickets(game: Game, seat: int, tickets: list[str]) -> None:
+    """Make `seat` keep exactly these tickets (by name): the ones it kept go to the ticket deck's bottom, these
+    come from the ticket deck or the seat that kept them."""
+    for t in list(game.tickets[seat]):
+        positions.move_ticket(game, t, positions.TICKET_DECK)
+    for name in tickets:
+        positions.move_ticket(game, game.map.ticket(name).index, positions.held(seat))
+
+
 def card_total(game: Game) -> int:
     """Every train card in the game: deck, discard, face-up row, hands, a pending tunnel."""
     tunnel = 0

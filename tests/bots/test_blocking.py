@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from helpers import give_route, set_tickets
 from ttr.bots.blocking import world_block_damage
 from ttr.bots.mcts import MctsBot
 from ttr.bots.mcts_policy import route_costs
@@ -25,11 +26,10 @@ def world_with(players: int, tickets: list[str], owned: list[str]) -> Game:
     game = Game.new(game_map, players, seed=1)
     while game.phase != MAIN:
         game.apply(game.legal_actions()[0])
-    game.tickets[0] = []
-    game.tickets[1] = [game_map.ticket(name).index for name in tickets]
+    set_tickets(game, 0, [])
+    set_tickets(game, 1, tickets)
     for name in owned:
-        game.owner[game_map.route(name).index] = 1
-    game._rebuild_indexes()
+        give_route(game, 1, name)
     return game
 
 

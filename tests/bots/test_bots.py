@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from helpers import set_face_up, set_hand, stack_deck, started
+from helpers import give_route, set_face_up, set_hand, set_tickets, stack_deck, started
 from ttr.bots import BOT_NAMES, IllegalBotActionError, make_bot, play_game
 from ttr.bots.abandoned_tunnel import abandoned_in_log
 from ttr.bots.base import Bot, legal_actions
@@ -28,7 +28,7 @@ from ttr.bots.planning import (
     route_costs,
     sort_options,
 )
-from ttr.engine import Action, Game, SeatView, final_score
+from ttr.engine import Action, Game, SeatView, final_score, positions
 from ttr.maps import GameMap, load_map
 
 PAPER = ["destination_hungry", "route_focus", "one_step_thinker", "long_route_junkie"]
@@ -172,18 +172,14 @@ def _board(game: Game, seat: int) -> Board:
 
 
 def _claim(game: Game, name: str, seat: int) -> None:
-    """Give `seat` route `name` directly (a test position, not a played move)."""
-    r = game.map.route(name).index
-    game.owner[r] = seat
-    game._close(r)
-    twin = game.map.routes[r].twin
-    if twin >= 0 and game.small_game:
-        game._close(twin)
+    """Give `seat` route `name` directly (a test position, not a played move; the double-route rule closes
+    its other track as a claim would)."""
+    give_route(game, seat, name)
 
 
-def _europe() -> tuple[GameMap, Game]:
+def _europe(seed: int = 1) -> tuple[GameMap, Game]:
     game_map = load_map("europe")
-    game = Game.new(game_map, 2, seed=1)
+    game = Game.new(game_map, 2, seed=seed)
     while game.phase != 1:
         game.apply(game.legal_actions()[0])
     return game_map, game
@@ -271,10 +267,10 @@ def test_colour_needs_and_options() -> None:
 
 
 def test_greedy_builds_a_station_that_completes_a_cut_ticket() -> None:
-    game_map, game = _europe()
+    game_map, game = _europe(seed=2)  # a deal that leaves Frankfurt-Kobenhavn in the game
     _claim(game, "Essen-Frankfurt", 0)
     _claim(game, "Essen-Kobenhavn/1", 1)  # the other track closes too (two players)
-    game.tickets[0] = [game_map.ticket("Frankfurt-Kobenhavn").index]
+    set_tickets(game, 0, ["Frankfurt-Kobenhavn"])
     bot = make_bot("greedy", game_map, 0, 1)
     action = bot.choose(SeatView.of(game, 0), game.legal_actions())
     assert action.kind == "build_station" and action.city in ("Essen", "Kobenhavn")
@@ -305,7 +301,7 @@ def test_greedy_values_the_tourist_attractions_a_route_newly_reaches() -> None:
     costs = bot._costs(fresh)
     without = GreedyBot(game_map, 0, 1, params=bot.params.but({"attraction_cost": 0.0}))
     assert costs[route] < without._costs(fresh)[route]  # the attractions make the route cheaper to plan through
-    game.owner[other] = 0  # seat 0 now reaches one end of `route` already
+    give_route(game, 0, game_map.routes[other].name)  # seat 0 now reaches one end of `route` already
     assert bot._attraction_gain(Board.from_game(ix, game, 0), route) == 1
     assert bot._attraction_gain(Board.from_game(ix, game, 1), route) == 2  # the other seat does not
     assert not any(map_index(load_map("europe")).attraction)
@@ -408,7 +404,7 @@ def test_detour_weight_claims_the_bottleneck_of_the_plan_first() -> None:
     from ttr.bots.styles import GreedyLong
 
     game_map, game = _europe()
-    game.tickets[0] = [game_map.ticket("Kobenhavn-Erzurum").index]
+    set_tickets(game, 0, ["Kobenhavn-Erzurum"])
     set_hand(game, 0, {c: 4 for c in game_map.card_names if c != "locomotive"})
     view, legal = SeatView.of(game, 0), game.legal_actions()
     bot = _ordered(game_map, 0, 1)
@@ -435,7 +431,7 @@ def test_focus_draws_take_the_colour_of_the_plan_route_nearest_to_paid() -> None
     from ttr.bots.styles import GreedyLong
 
     game_map, game = _europe()
-    game.tickets[0] = [game_map.ticket("Brest-Marseille").index]
+    set_tickets(game, 0, ["Brest-Marseille"])
     set_hand(game, 0, {"red": 3})
     set_face_up(game, ["red", "purple", "blue", "green", "yellow"])
     view, legal = SeatView.of(game, 0), game.legal_actions()
@@ -455,11 +451,9 @@ def _tunnel_abandoned_with_few_cards_left(agent: str, seed: int, hand: dict[str,
     game = started("europe", 2, seed=seed)
     set_hand(game, 0, hand)
     stack_deck(game, ["locomotive"] * 6)
-    game.discard.clear()
-    moved = game._deck[:-6]  # all but the six locomotives on top go to the other seat's hand
-    del game._deck[:-6]
-    for card in moved:
-        game.hands[1][card] += 1
+    # the discard pile and all but the six locomotives on top of the deck go to the other seat's hand
+    positions.move_cards(game, positions.DISCARD, positions.hand(1))
+    positions.move_cards(game, positions.DECK, positions.hand(1), leave=6)
     _ids, legal = legal_actions(game)
     first = make_bot(agent, game.map, 0, 1).choose(SeatView.of(game, 0), legal)
     assert (first.kind, first.route) == ("claim_route", tunnel)
@@ -489,11 +483,12 @@ def test_bots_do_not_try_again_a_tunnel_they_abandoned_from_the_same_hand_and_bo
     assert first in legal
     again = make_bot(agent, game.map, 0, 1).choose(SeatView.of(game, 0), legal)
     assert again.kind == "draw_card"
-    game.discard.extend([game.map.card_index["red"]] * 7)  # 11 cards to reveal
+    for _ in range(7):  # 11 cards to reveal
+        positions.move_card(game, game.map.card_index["red"], positions.hand(1), positions.DISCARD)
     assert make_bot(agent, game.map, 0, 1).choose(SeatView.of(game, 0), legal).kind == "draw_card"
     wild = game.map.card_index["locomotive"]
-    game.hands[1][wild] -= 3  # three locomotives from the other seat's hand: spare cards for the reveal
-    game.hands[0][wild] += 3
+    for _ in range(3):  # three locomotives from the other seat's hand: spare cards for the reveal
+        positions.move_card(game, wild, positions.hand(1), positions.hand(0))
     ix = map_index(game.map)
     route = game.map.route_index[tunnel]
     board = Board.from_view(ix, SeatView.of(game, 0))
@@ -553,7 +548,7 @@ def test_without_face_up_wilds_greedy_draws_blind_where_it_would_take_the_wild()
     from ttr.bots.profiles import profile_of
 
     game_map, game = _europe()
-    game.tickets[0] = [game_map.ticket("Brest-Marseille").index]
+    set_tickets(game, 0, ["Brest-Marseille"])
     set_hand(game, 0, {"red": 3, "purple": 3})
     set_face_up(game, ["locomotive", "blue", "green", "yellow", "white"])
     view, legal = SeatView.of(game, 0), game.legal_actions()
@@ -577,7 +572,7 @@ def test_two_seat_europes_guide_draws_no_more_tickets_where_greedy_would() -> No
     from ttr.bots.styles import GreedyLongDuel
 
     game_map, game = _europe()
-    game.tickets[0] = []
+    set_tickets(game, 0, [])
     set_hand(game, 0, {"red": 1})
     view, legal = SeatView.of(game, 0), game.legal_actions()
     assert GreedyBot(game_map, 0, 1).choose(view, legal).kind == "draw_tickets"

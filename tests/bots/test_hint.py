@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from helpers import give_route, logging_program, set_hand, stack_deck, started
+from helpers import give_route, logging_program, set_hand, set_tickets, stack_deck, started
 from ttr.bots import make_bot
-from ttr.bots.hint import LIST_PARAMS, REASONS, explain_reason, hint, hint_bot, hint_explained, reason_text
+from ttr.bots.hint import LIST_PARAMS, REASONS, explain, explain_reason, hint, hint_bot, hint_explained, reason_text
 from ttr.engine import Action, Game, SeatView
 from ttr.engine.phases import MAIN
 from ttr.maps import load_map
@@ -140,8 +140,8 @@ def test_the_default_hint_is_the_expert_search_and_the_same_every_time(map_name:
         if step % every == 0 and len(legal) > 1:
             action, text, data = hint_explained(view, legal)
             assert action in legal
-            assert (action, text, data) == hint_explained(view, legal)
-            assert action == hint_bot(game_map, game.current).choose(view, legal)
+            assert action == hint_bot(game_map, game.current).choose(view, legal)  # a second search, the same move
+            assert (text, data) == (explain(game_map, view, action), explain_reason(game_map, view, action))
             check_reason_data(data, text)
             asked += 1
         game.apply(players_bots[game.current].choose(view, legal))
@@ -202,7 +202,7 @@ def test_ticket_draw_station_and_pass_reasons_fit_the_position() -> None:
     game_map = load_map("europe")
     game = started("europe", 2, seed=5)
     ticket, first, second, middle = _two_hop_ticket(game_map)
-    game.tickets[0] = [game_map.ticket_index[ticket]]
+    set_tickets(game, 0, [ticket])
     draw_tickets = Action.from_json({"action": "draw_tickets"})
     assert explain_reason(game_map, SeatView.of(game, 0), draw_tickets) == {"key": "hint.draw_tickets_more"}
     give_route(game, 0, first)
@@ -215,7 +215,7 @@ def test_ticket_draw_station_and_pass_reasons_fit_the_position() -> None:
     plain = explain_reason(game_map, view, Action.from_json({"action": "build_station", "city": elsewhere,
                                                              "cards": {"red": 1}}))
     assert plain == {"key": "hint.station", "city": elsewhere}
-    game.tickets[0] = []
+    set_tickets(game, 0, [])
     assert explain_reason(game_map, SeatView.of(game, 0), draw_tickets) == {"key": "hint.draw_tickets_done"}
     passing = explain_reason(game_map, SeatView.of(game, 0), Action.from_json({"action": "pass"}))
     assert reason_text(passing) == "No other action is possible: pass."

@@ -23,7 +23,7 @@ from ttr.bots.playout import GreedyPlayout
 from ttr.bots.profiles import profile_of
 from ttr.bots.search.gate import t_critical
 from ttr.bots.styles import Greedy
-from ttr.engine import Action, Game, SeatView, final_score
+from ttr.engine import Action, Game, SeatView, final_score, positions
 from ttr.engine import actions as A
 from ttr.engine.phases import SECOND_CARD
 from ttr.engine.sample import InfoSet, determinize
@@ -32,9 +32,7 @@ from ttr.maps import load_map
 
 class TinyMcts(MctsBot):
     name = "tiny"
-    iterations = 6
-    time_limit = None
-    depth = 8
+    config = replace(MctsBot.config, iterations=6, depth=8)
 
 
 @pytest.mark.parametrize(("map_name", "players"), [("europe", 2), ("new_york", 3)])
@@ -48,6 +46,12 @@ def test_tiny_mcts_plays_legal_games_reproducibly(map_name: str, players: int) -
     game = play()
     assert game.is_over
     assert play().history == game.history  # same seeds, same game
+
+
+def test_a_setting_given_as_a_class_attribute_is_refused() -> None:
+    with pytest.raises(TypeError, match="iterations"):
+        type("Stray", (MctsBot,), {"iterations": 6})  # the search reads its settings only from `config`
+    assert TinyMcts(load_map("europe"), 0, 1).config.iterations == 6
 
 
 @pytest.mark.parametrize("map_name", ["europe", "new_york"])
@@ -335,8 +339,7 @@ def test_the_estimate_is_the_final_score_at_the_end_and_values_done_tickets() ->
     assert cost > 0 and path
     done = game.copy()
     for r in path:  # seat 0 holds the whole path: the ticket is done
-        done.owner[r] = 0
-    done._rebuild_indexes()
+        positions.give_route(done, 0, r)
     assert ticket_paths(done, 0)[0][1] == 0
     assert estimate(done)[0] > base
     GreedyPlayout(game_map, 2, 1).run(game)
@@ -386,11 +389,11 @@ def test_main_turn_candidates_include_each_styles_move() -> None:
     game_map, game = greedy_main_turn("europe", 2, seed=4, seat=0, after=10)
     view, legal = SeatView.of(game, 0), game.legal_actions()
     stride = len(game.cat)
-    plain = MctsBot(game_map, 0, 1, iterations=60)
+    plain = MctsBot(game_map, 0, 1, iterations=12)
     plain.choose(view, legal)
     assert plain.config.styles == () and len(plain.last_values) > 1
     assert all(key < stride for key in plain.last_values)
-    styled_bot = MctsBot(game_map, 0, 1, iterations=60)
+    styled_bot = MctsBot(game_map, 0, 1, iterations=12)
     styled_bot.config = replace(styled_bot.config, styles=STYLES)
     styled_bot.choose(view, legal)
     styled = [key for key in styled_bot.last_values if key >= stride]

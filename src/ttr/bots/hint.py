@@ -14,10 +14,12 @@ name `make_bot` takes).
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from ttr.bots import make_bot
 from ttr.bots.base import Bot
+from ttr.bots.inference import TicketBelief
 from ttr.bots.mcts import MctsBot, MctsExpert
 from ttr.bots.params import PRESETS
 from ttr.bots.planning import (
@@ -228,9 +230,34 @@ def _others_need(view: SeatView, board: Board, r: int) -> bool:
     """Whether claiming route r would lengthen the likely paths of another seat's tickets by `BLOCK_MIN`
     trains or more, by the search's belief about those tickets (`MctsBot.belief_of`: the tickets their
     claims and face-up picks point to; `TicketBelief.block_damage`)."""
-    belief = MctsBot(board.ix.game_map, board.seat, 0, iterations=1).belief_of(view, board)
+    belief = _belief(view, board)
     mine = set(board.tickets)
     return any(belief.block_damage(q, [r], mine).get(r, 0.0) >= BLOCK_MIN for q in range(board.n) if q != board.seat)
+
+
+_BELIEF_BOTS: dict[tuple[int, int, int], tuple[MctsBot, tuple[Any, ...]]] = {}  # (map id, seat, seats) -> the
+# search reading the claims for the belief, and the log it has read (its claim replay reads only new entries)
+_BELIEF_BOTS_KEPT = 32  # games' worth kept (the oldest dropped first)
+_BELIEF_LOCK = threading.Lock()
+
+
+def _belief(view: SeatView, board: Board) -> TicketBelief:
+    """The search's belief about the other seats' tickets in the position of `view` (`MctsBot.belief_of`).
+    The search that read an earlier position of the same game goes on from there: asking about every claim
+    of a position, or about each position of a game in turn, replays each claim once."""
+    game_map = board.ix.game_map
+    key = (id(game_map), board.seat, board.n)
+    log = view.log
+    with _BELIEF_LOCK:
+        kept = _BELIEF_BOTS.pop(key, None)
+        if kept is None or kept[0].game_map is not game_map or len(kept[1]) > len(log) or log[:len(kept[1])] != kept[1]:
+            kept = (MctsBot(game_map, board.seat, 0, iterations=1), ())
+        bot = kept[0]
+        belief = bot.belief_of(view, board)
+        _BELIEF_BOTS[key] = (bot, log)
+        while len(_BELIEF_BOTS) > _BELIEF_BOTS_KEPT:
+            del _BELIEF_BOTS[next(iter(_BELIEF_BOTS))]
+    return belief
 
 
 def _draw_reason(board: Board, plan: Plan, action: Action) -> dict[str, Any]:

@@ -71,6 +71,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import replace
+from typing import Any
 
 from ttr.bots.base import BaseBot
 from ttr.bots.budgets import FALLBACK_SECONDS
@@ -97,6 +98,15 @@ class MctsBot(CandidateMoves, WorldSampling, PlayoutEvaluation, BaseBot):
 
     name = "mcts"
     config = SearchConfig()  # the search's settings (`ttr.bots.search.config`); a level sets its own
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse a subclass that sets a setting of the search as a class attribute (`iterations = 6`): the
+        search reads its settings only from `config`, so the attribute would silently change nothing."""
+        super().__init_subclass__(**kwargs)
+        stray = sorted(set(vars(cls)) & set(SearchConfig.__dataclass_fields__))
+        if stray:
+            raise TypeError(f"{cls.__name__} sets {', '.join(stray)} as class attributes, which the search does "
+                            f"not read: set config = dataclasses.replace(MctsBot.config, {stray[0]}=...) instead")
 
     def __init__(self, game_map: GameMap, seat: int, seed: int, *, iterations: int | None = None,
                  time_limit: float | None = None, playout_actions: int | None = None,
