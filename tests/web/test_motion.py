@@ -4,9 +4,12 @@ nothing moves with reduced motion; with "Confirm each move" the chosen claim can
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from .conftest import Served
+import pytest
+
+from .conftest import Served, new_context
 from .driver import click_and_wait, create_game, open_seat, state, wait_turn
 
 COUNT_FLYING = """() => { window.__flying = 0; new MutationObserver((ms) => { for (const m of ms)
@@ -23,7 +26,24 @@ def start(page: Any, server: Served) -> None:
     click_and_wait(page, "#keep-tickets")
 
 
-def test_cards_slide_slots_refill_claims_lay_and_sound(page: Any, server: Served) -> None:
+@pytest.fixture
+def moving_page(browser: Any) -> Iterator[Any]:
+    """A page in a browser whose system lets things move (no "reduce motion"); page errors fail the test."""
+    context = new_context(browser, viewport={"width": 1400, "height": 1000}, locale="en-US",
+                          reduced_motion="no-preference")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(60000)
+    try:
+        yield page
+    finally:
+        context.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+def test_cards_slide_slots_refill_claims_lay_and_sound(moving_page: Any, server: Served) -> None:
+    page = moving_page
     start(page, server)
     assert "turn" in page.evaluate(SOUNDS) and page.locator("#sound-toggle").is_checked()
     slot = page.locator("#draw button[data-act=face-up]:enabled").first
@@ -62,7 +82,7 @@ def test_cards_slide_slots_refill_claims_lay_and_sound(page: Any, server: Served
 
 
 def test_nothing_moves_with_reduced_motion(browser: Any, server: Served) -> None:
-    context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="en-US", reduced_motion="reduce")
+    context = new_context(browser, viewport={"width": 1400, "height": 900}, locale="en-US", reduced_motion="reduce")
     try:
         page = context.new_page()
         start(page, server)

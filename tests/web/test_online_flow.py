@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .conftest import Served, shot
+from .conftest import Served, new_context, shot
 from .driver import state
 from .test_accounts_page import register_in_page
 
@@ -46,8 +46,8 @@ def act_once(page: Any) -> bool:
 
 
 def test_two_players_register_queue_chat_play_and_see_their_ratings(browser: Any, server: Served) -> None:
-    contexts = [browser.new_context(viewport={"width": 1300, "height": 950}, locale="en-US"),
-                browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")]  # a phone, in Chinese
+    contexts = [new_context(browser, viewport={"width": 1300, "height": 950}, locale="en-US"),
+                new_context(browser, viewport={"width": 390, "height": 844}, locale="zh-CN")]  # a phone, in Chinese
     ana, ben = (c.new_page() for c in contexts)
     errors: list[str] = []
     for p in (ana, ben):
