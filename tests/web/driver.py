@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from collections.abc import Callable
 from typing import Any
+
+from websockets.sync.client import connect
+
+from ttr.maps import load_map
 
 BOT_LEVEL = "greedy"  # fast, and a real opponent
 
@@ -114,3 +119,40 @@ def play_to_end(page: Any, limit: int = 400) -> int:
             return n
         play_one(page, longest=True)
     raise AssertionError(f"the game did not end in {limit} actions")
+
+
+def _socket_choice(legal: list[dict[str, Any]], lengths: dict[str, int]) -> int:
+    """The catalogue id a simple policy picks from `legal`: pay a tunnel, claim the longest route, draw from
+    the deck, else the first action offered (a ticket choice keeps its first set)."""
+    def rank(entry: dict[str, Any]) -> tuple[int, int]:
+        action = entry["action"]
+        kind = action["action"]
+        if kind == "pay_tunnel":
+            return (0, 0)
+        if kind == "claim_route":
+            return (1, -lengths[action["route"]])
+        if kind == "draw_card" and action.get("from") == "deck":
+            return (2, 0)
+        return (3, 0)
+    return int(min(legal, key=rank)["id"])
+
+
+def play_by_socket(base: str, game_id: str, token: str, map_name: str, until: Callable[[dict[str, Any]], bool],
+                   limit: int = 400) -> dict[str, Any]:
+    """Play seat `token` over the game's WebSocket (as a page does, without one) until it is this seat's turn
+    in a view for which `until(view)` holds; that view. For tests whose subject is a later part of the game:
+    the page opened afterwards plays on from there."""
+    lengths = {r.name: r.length for r in load_map(map_name).routes}
+    with connect(base.replace("http", "ws", 1) + f"/ws/{game_id}") as ws:
+        ws.send(json.dumps({"type": "join", "token": token}))
+        for _ in range(limit * 8):
+            msg = json.loads(ws.recv(timeout=60))
+            if msg.get("type") not in ("snapshot", "update"):
+                continue
+            if msg["view"]["status"] != "in_progress" or not msg["legal"]:
+                continue
+            if until(msg["view"]):
+                return dict(msg["view"])
+            ws.send(json.dumps({"type": "action", "version": msg["version"],
+                                "id": _socket_choice(msg["legal"], lengths)}))
+    raise AssertionError("the game did not reach the position asked for")
