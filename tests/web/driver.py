@@ -121,9 +121,10 @@ def play_to_end(page: Any, limit: int = 400) -> int:
     raise AssertionError(f"the game did not end in {limit} actions")
 
 
-def _socket_choice(legal: list[dict[str, Any]], lengths: dict[str, int]) -> int:
-    """The catalogue id a simple policy picks from `legal`: pay a tunnel, claim the longest route, draw from
-    the deck, else the first action offered (a ticket choice keeps its first set)."""
+
+def longest_claim(legal: list[dict[str, Any]], lengths: dict[str, int]) -> int:
+    """The catalogue id of a simple policy's choice from `legal`: pay a tunnel, claim the longest route, draw
+    from the deck, else the first action offered (a ticket choice keeps its first set)."""
     def rank(entry: dict[str, Any]) -> tuple[int, int]:
         action = entry["action"]
         kind = action["action"]
@@ -137,22 +138,31 @@ def _socket_choice(legal: list[dict[str, Any]], lengths: dict[str, int]) -> int:
     return int(min(legal, key=rank)["id"])
 
 
-def play_by_socket(base: str, game_id: str, token: str, map_name: str, until: Callable[[dict[str, Any]], bool],
-                   limit: int = 400) -> dict[str, Any]:
-    """Play seat `token` over the game's WebSocket (as a page does, without one) until it is this seat's turn
-    in a view for which `until(view)` holds; that view. For tests whose subject is a later part of the game:
-    the page opened afterwards plays on from there."""
+def deck_only(legal: list[dict[str, Any]], lengths: dict[str, int]) -> int:
+    """The catalogue id of a policy that gathers cards: draw from the deck, else the first action offered."""
+    deck = [e for e in legal if e["action"]["action"] == "draw_card" and e["action"].get("from") == "deck"]
+    return int((deck or legal)[0]["id"])
+
+
+Policy = Callable[[list[dict[str, Any]], dict[str, int]], int]
+
+
+def play_by_socket(base: str, game_id: str, token: str, map_name: str,
+                   until: Callable[[dict[str, Any], list[dict[str, Any]]], bool], policy: Policy = longest_claim,
+                   limit: int = 400) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Play seat `token` over the game's WebSocket (as a page does, without one) by `policy` until it is this
+    seat's turn with a view and legal list for which `until(view, legal)` holds: that (view, legal). For tests
+    whose subject is a later part of the game: the page opened afterwards plays on from there."""
     lengths = {r.name: r.length for r in load_map(map_name).routes}
     with connect(base.replace("http", "ws", 1) + f"/ws/{game_id}") as ws:
         ws.send(json.dumps({"type": "join", "token": token}))
-        for _ in range(limit * 8):
+        for _ in range(limit):
             msg = json.loads(ws.recv(timeout=60))
-            if msg.get("type") not in ("snapshot", "update"):
-                continue
-            if msg["view"]["status"] != "in_progress" or not msg["legal"]:
-                continue
-            if until(msg["view"]):
-                return dict(msg["view"])
-            ws.send(json.dumps({"type": "action", "version": msg["version"],
-                                "id": _socket_choice(msg["legal"], lengths)}))
-    raise AssertionError("the game did not reach the position asked for")
+            while msg.get("type") not in ("snapshot", "update") or not msg["legal"]:
+                if msg.get("type") in ("snapshot", "update") and msg["view"]["status"] != "in_progress":
+                    raise AssertionError("the game ended before the position asked for")
+                msg = json.loads(ws.recv(timeout=60))
+            if until(msg["view"], msg["legal"]):
+                return msg["view"], msg["legal"]
+            ws.send(json.dumps({"type": "action", "version": msg["version"], "id": policy(msg["legal"], lengths)}))
+    raise AssertionError(f"the game did not reach the position asked for in {limit} actions")

@@ -4,13 +4,14 @@ nothing moves with reduced motion; with "Confirm each move" the chosen claim can
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from .conftest import Served, new_context
-from .driver import click_and_wait, create_game, open_seat, state, wait_turn
+from .driver import click_and_wait, create_game, deck_only, open_seat, play_by_socket, state, wait_turn
 
 COUNT_FLYING = """() => { window.__flying = 0; new MutationObserver((ms) => { for (const m of ms)
   for (const n of m.addedNodes) if (n.classList && n.classList.contains('flying-card')) window.__flying += 1; })
@@ -104,25 +105,34 @@ def confirmed(page: Any, selector: str) -> None:
     wait_turn(page, version)
 
 
+def two_ways(_view: dict[str, Any], legal: list[dict[str, Any]]) -> bool:
+    """Whether some route can be claimed with two different sets of cards."""
+    claims = Counter(e["action"]["route"] for e in legal if e["action"]["action"] == "claim_route")
+    return any(n >= 2 for n in claims.values())
+
+
 def test_a_confirmed_claim_can_be_changed_before_it_is_sent(page: Any, server: Served) -> None:
     sent: list[str] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
-    start(page, server)
+    game_id, token = create_game(server.base, "europe", seed=3)
+    # cards gathered over the socket (test_actions.py draws through the page) until a route can be paid in two
+    # ways, then one more draw here, confirmed
+    play_by_socket(server.base, game_id, token, "europe", lambda view, legal: two_ways(view, legal) and any(
+        e["action"]["action"] == "draw_card" and e["action"].get("from") == "deck" for e in legal), deck_only)
+    open_seat(page, server.base, game_id, token)
+    wait_turn(page)
     page.locator("#confirm-toggle").check()
-    for _ in range(20):  # gather cards until a route can be paid in two ways
-        page.evaluate("document.getElementById('route-list').open = true")
-        ways = 0
-        for button in page.locator("#route-list button[data-act=claim]").all():
-            button.click()
-            ways = page.locator("#dialog input[name=claim-option]").count()
-            if ways >= 2:
-                break
-            page.locator("#dialog button:not(.primary)").click()
+    confirmed(page, "#draw-deck")
+    if state(page)[0] == "second_card":
+        confirmed(page, "#draw-deck")
+    page.evaluate("document.getElementById('route-list').open = true")
+    ways = 0
+    for button in page.locator("#route-list button[data-act=claim]").all():
+        button.click()
+        ways = page.locator("#dialog input[name=claim-option]").count()
         if ways >= 2:
             break
-        confirmed(page, "#draw-deck")
-        if state(page)[0] == "second_card":
-            confirmed(page, "#draw-deck")
+        page.locator("#dialog button:not(.primary)").click()
     assert ways >= 2
     before = len([p for p in sent if '"action"' in p])
     page.locator("#claim-option-1").check()
