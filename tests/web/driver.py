@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import urllib.request
 from collections.abc import Callable
+from contextlib import ExitStack
 from typing import Any
 
 from websockets.sync.client import connect
@@ -147,22 +148,43 @@ def deck_only(legal: list[dict[str, Any]], lengths: dict[str, int]) -> int:
 Policy = Callable[[list[dict[str, Any]], dict[str, int]], int]
 
 
-def play_by_socket(base: str, game_id: str, token: str, map_name: str,
+def play_by_socket(base: str, game_id: str, token: str | list[str], map_name: str,
                    until: Callable[[dict[str, Any], list[dict[str, Any]]], bool], policy: Policy = longest_claim,
-                   limit: int = 400) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Play seat `token` over the game's WebSocket (as a page does, without one) by `policy` until it is this
-    seat's turn with a view and legal list for which `until(view, legal)` holds: that (view, legal). For tests
-    whose subject is a later part of the game: the page opened afterwards plays on from there."""
+                   limit: int = 400) -> dict[str, Any]:
+    """Play the seat of `token` (or each seat of a list of tokens) over the game's WebSocket, as a page does
+    without one, by `policy` until one of them is to move with a view and legal list for which
+    `until(view, legal)` holds: that message (`version`, `view`, `legal`, ...). For tests whose subject is a
+    later part of the game: the page opened afterwards plays on from there."""
     lengths = {r.name: r.length for r in load_map(map_name).routes}
-    with connect(base.replace("http", "ws", 1) + f"/ws/{game_id}") as ws:
-        ws.send(json.dumps({"type": "join", "token": token}))
-        for _ in range(limit):
-            msg = json.loads(ws.recv(timeout=60))
-            while msg.get("type") not in ("snapshot", "update") or not msg["legal"]:
-                if msg.get("type") in ("snapshot", "update") and msg["view"]["status"] != "in_progress":
-                    raise AssertionError("the game ended before the position asked for")
+    tokens = [token] if isinstance(token, str) else token
+    with ExitStack() as stack:
+        sockets = [stack.enter_context(connect(base.replace("http", "ws", 1) + f"/ws/{game_id}")) for _ in tokens]
+        seats: dict[int, Any] = {}
+        pending: dict[Any, dict[str, Any]] = {}  # each socket's snapshot, read before the moves
+        newest, to_move = -1, -1
+        for ws, t in zip(sockets, tokens, strict=True):
+            ws.send(json.dumps({"type": "join", "token": t}))
+            while True:
                 msg = json.loads(ws.recv(timeout=60))
+                if msg.get("type") == "snapshot":
+                    seats[msg["seat"]] = ws
+                    pending[ws] = msg
+                    if msg["version"] > newest:
+                        newest, to_move = msg["version"], msg["view"]["turn"]["player"]
+                    break
+        for _ in range(limit):
+            while True:  # read the socket of the seat to move (if it is one of these), until it may act
+                ws = seats.get(to_move, sockets[0])
+                msg = pending.pop(ws, None) or json.loads(ws.recv(timeout=60))
+                if msg.get("type") not in ("snapshot", "update"):
+                    continue
+                if msg["view"]["status"] != "in_progress":
+                    raise AssertionError("the game ended before the position asked for")
+                if msg["version"] > newest:
+                    newest, to_move = msg["version"], msg["view"]["turn"]["player"]
+                if msg["legal"] and msg["version"] == newest:  # only the seat to move is sent its legal list
+                    break
             if until(msg["view"], msg["legal"]):
-                return msg["view"], msg["legal"]
+                return dict(msg)
             ws.send(json.dumps({"type": "action", "version": msg["version"], "id": policy(msg["legal"], lengths)}))
     raise AssertionError(f"the game did not reach the position asked for in {limit} actions")
