@@ -148,22 +148,41 @@ def deck_only(legal: list[dict[str, Any]], lengths: dict[str, int]) -> int:
 Policy = Callable[[list[dict[str, Any]], dict[str, int]], int]
 
 
-def play_by_socket(base: str, game_id: str, token: str | list[str], map_name: str,
-                   until: Callable[[dict[str, Any], list[dict[str, Any]]], bool], policy: Policy = longest_claim,
-                   limit: int = 400) -> dict[str, Any]:
+Until = Callable[[dict[str, Any], list[dict[str, Any]]], bool]
+
+
+def play_by_socket(base: str, game_id: str, token: str | list[str], map_name: str, until: Until,
+                   policy: Policy = longest_claim, limit: int = 400) -> dict[str, Any]:
     """Play the seat of `token` (or each seat of a list of tokens) over the game's WebSocket, as a page does
     without one, by `policy` until one of them is to move with a view and legal list for which
     `until(view, legal)` holds: that message (`version`, `view`, `legal`, ...). For tests whose subject is a
     later part of the game: the page opened afterwards plays on from there."""
-    lengths = {r.name: r.length for r in load_map(map_name).routes}
     tokens = [token] if isinstance(token, str) else token
+    return play_joined(base, game_id, [({"type": "join", "token": t}, {}) for t in tokens], map_name, until, policy,
+                       limit)
+
+
+def play_accounts_by_socket(base: str, game_id: str, seats: list[tuple[int, str]], map_name: str, until: Until,
+                            policy: Policy = longest_claim, limit: int = 400) -> dict[str, Any]:
+    """`play_by_socket` for seats joined by account: each (seat, the `Cookie` header of its logged-in page); the
+    sockets come from the server's own origin, as its pages' do."""
+    return play_joined(base, game_id, [({"type": "join", "seat": seat}, {"Cookie": cookie, "Origin": base})
+                                     for seat, cookie in seats],
+                       map_name, until, policy, limit)
+
+
+def play_joined(base: str, game_id: str, joins: list[tuple[dict[str, Any], dict[str, str]]], map_name: str,
+                until: Until, policy: Policy = longest_claim, limit: int = 400) -> dict[str, Any]:
+    """`play_by_socket` for sockets that each send their `join` message with their own extra headers."""
+    lengths = {r.name: r.length for r in load_map(map_name).routes}
     with ExitStack() as stack:
-        sockets = [stack.enter_context(connect(base.replace("http", "ws", 1) + f"/ws/{game_id}")) for _ in tokens]
+        sockets = [stack.enter_context(connect(base.replace("http", "ws", 1) + f"/ws/{game_id}",
+                                               additional_headers=headers)) for _, headers in joins]
         seats: dict[int, Any] = {}
         pending: dict[Any, dict[str, Any]] = {}  # each socket's snapshot, read before the moves
         newest, to_move = -1, -1
-        for ws, t in zip(sockets, tokens, strict=True):
-            ws.send(json.dumps({"type": "join", "token": t}))
+        for ws, (join, _) in zip(sockets, joins, strict=True):
+            ws.send(json.dumps(join))
             while True:
                 msg = json.loads(ws.recv(timeout=60))
                 if msg.get("type") == "snapshot":
