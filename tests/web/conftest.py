@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
@@ -78,10 +79,18 @@ def browser() -> Iterator[object]:
             b.close()
 
 
+def new_context(browser: object, **options: object) -> Any:
+    """A fresh browser context with the system's "reduce motion" preference (`reduced_motion="reduce"`) unless
+    `options` say otherwise: the page's motion is for people (tests/web/test_motion.py checks it); without it a
+    Playwright click does not wait out the board's pulsing routes and cards in flight."""
+    return browser.new_context(**{"reduced_motion": "reduce", **options})  # type: ignore[attr-defined]
+
+
 @pytest.fixture
 def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
-    """A fresh browser context (empty localStorage) in English; page errors fail the test."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")  # type: ignore[attr-defined]
+    """A fresh browser context (empty localStorage) in English, with reduced motion (`new_context`); page errors
+    fail the test."""
+    context = new_context(browser, viewport={"width": 1400, "height": 1000}, locale="en-US")
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))

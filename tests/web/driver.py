@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from collections.abc import Callable
+from contextlib import ExitStack
 from typing import Any
+
+from websockets.sync.client import connect
+
+from ttr.maps import load_map
 
 BOT_LEVEL = "greedy"  # fast, and a real opponent
 
@@ -114,3 +120,90 @@ def play_to_end(page: Any, limit: int = 400) -> int:
             return n
         play_one(page, longest=True)
     raise AssertionError(f"the game did not end in {limit} actions")
+
+
+
+def longest_claim(legal: list[dict[str, Any]], lengths: dict[str, int]) -> int:
+    """The catalogue id of a simple policy's choice from `legal`: pay a tunnel, claim the longest route, draw
+    from the deck, else the first action offered (a ticket choice keeps its first set)."""
+    def rank(entry: dict[str, Any]) -> tuple[int, int]:
+        action = entry["action"]
+        kind = action["action"]
+        if kind == "pay_tunnel":
+            return (0, 0)
+        if kind == "claim_route":
+            return (1, -lengths[action["route"]])
+        if kind == "draw_card" and action.get("from") == "deck":
+            return (2, 0)
+        return (3, 0)
+    return int(min(legal, key=rank)["id"])
+
+
+def deck_only(legal: list[dict[str, Any]], lengths: dict[str, int]) -> int:
+    """The catalogue id of a policy that gathers cards: draw from the deck, else the first action offered."""
+    deck = [e for e in legal if e["action"]["action"] == "draw_card" and e["action"].get("from") == "deck"]
+    return int((deck or legal)[0]["id"])
+
+
+Policy = Callable[[list[dict[str, Any]], dict[str, int]], int]
+
+
+Until = Callable[[dict[str, Any], list[dict[str, Any]]], bool]
+
+
+def play_by_socket(base: str, game_id: str, token: str | list[str], map_name: str, until: Until,
+                   policy: Policy = longest_claim, limit: int = 400) -> dict[str, Any]:
+    """Play the seat of `token` (or each seat of a list of tokens) over the game's WebSocket, as a page does
+    without one, by `policy` until one of them is to move with a view and legal list for which
+    `until(view, legal)` holds: that message (`version`, `view`, `legal`, ...). For tests whose subject is a
+    later part of the game: the page opened afterwards plays on from there."""
+    tokens = [token] if isinstance(token, str) else token
+    return play_joined(base, game_id, [({"type": "join", "token": t}, {}) for t in tokens], map_name, until, policy,
+                       limit)
+
+
+def play_accounts_by_socket(base: str, game_id: str, seats: list[tuple[int, str]], map_name: str, until: Until,
+                            policy: Policy = longest_claim, limit: int = 400) -> dict[str, Any]:
+    """`play_by_socket` for seats joined by account: each (seat, the `Cookie` header of its logged-in page); the
+    sockets come from the server's own origin, as its pages' do."""
+    return play_joined(base, game_id, [({"type": "join", "seat": seat}, {"Cookie": cookie, "Origin": base})
+                                     for seat, cookie in seats],
+                       map_name, until, policy, limit)
+
+
+def play_joined(base: str, game_id: str, joins: list[tuple[dict[str, Any], dict[str, str]]], map_name: str,
+                until: Until, policy: Policy = longest_claim, limit: int = 400) -> dict[str, Any]:
+    """`play_by_socket` for sockets that each send their `join` message with their own extra headers."""
+    lengths = {r.name: r.length for r in load_map(map_name).routes}
+    with ExitStack() as stack:
+        sockets = [stack.enter_context(connect(base.replace("http", "ws", 1) + f"/ws/{game_id}",
+                                               additional_headers=headers)) for _, headers in joins]
+        seats: dict[int, Any] = {}
+        pending: dict[Any, dict[str, Any]] = {}  # each socket's snapshot, read before the moves
+        newest, to_move = -1, -1
+        for ws, (join, _) in zip(sockets, joins, strict=True):
+            ws.send(json.dumps(join))
+            while True:
+                msg = json.loads(ws.recv(timeout=60))
+                if msg.get("type") == "snapshot":
+                    seats[msg["seat"]] = ws
+                    pending[ws] = msg
+                    if msg["version"] > newest:
+                        newest, to_move = msg["version"], msg["view"]["turn"]["player"]
+                    break
+        for _ in range(limit):
+            while True:  # read the socket of the seat to move (if it is one of these), until it may act
+                ws = seats.get(to_move, sockets[0])
+                msg = pending.pop(ws, None) or json.loads(ws.recv(timeout=60))
+                if msg.get("type") not in ("snapshot", "update"):
+                    continue
+                if msg["view"]["status"] != "in_progress":
+                    raise AssertionError("the game ended before the position asked for")
+                if msg["version"] > newest:
+                    newest, to_move = msg["version"], msg["view"]["turn"]["player"]
+                if msg["legal"] and msg["version"] == newest:  # only the seat to move is sent its legal list
+                    break
+            if until(msg["view"], msg["legal"]):
+                return dict(msg)
+            ws.send(json.dumps({"type": "action", "version": msg["version"], "id": policy(msg["legal"], lengths)}))
+    raise AssertionError(f"the game did not reach the position asked for in {limit} actions")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .conftest import Served, shot
+from .conftest import Served, new_context, shot
 from .driver import create_game, open_seat, state
 
 
@@ -42,7 +42,7 @@ def test_a_guest_registers_keeps_the_game_and_opens_it_elsewhere(page: Any, serv
     assert page.locator("#account-error .error-text").inner_text() == "名字或密码不对；没有任何改动。"
     page.select_option("#lang-select", "en")
     # another browser: log in, the lobby lists the game with "your turn", and it opens without the token
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    context = new_context(browser, viewport={"width": 390, "height": 844}, locale="en-US")
     other = context.new_page()
     try:
         other.goto(server.base + "/#/account")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, Served
+from .conftest import ARTIFACTS, Served, new_context
 from .driver import create_game, open_seat, wait_turn
 
 DESKTOP = {"width": 1400, "height": 900}
@@ -36,7 +36,7 @@ SIZES = """() => {
 
 def open_game(browser: Any, server: Served, viewport: dict[str, int], map_name: str, seed: int = 3) -> tuple[Any, Any]:
     phone = viewport["width"] < 500
-    context = browser.new_context(viewport=viewport, locale="en-US", has_touch=phone, is_mobile=phone)
+    context = new_context(browser, viewport=viewport, locale="en-US", has_touch=phone, is_mobile=phone)
     page = context.new_page()
     game_id, token = create_game(server.base, map_name, seed=seed)
     open_seat(page, server.base, game_id, token)

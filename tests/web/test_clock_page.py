@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .conftest import Served, shot
+from .conftest import Served, new_context, shot
 from .driver import api
 
 RECORD_NOTIFICATIONS = """
@@ -19,7 +19,7 @@ if (window.Notification) {
 
 
 def test_a_clock_runs_out_and_the_hidden_tab_is_told_of_its_turn(browser: Any, server: Served) -> None:
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="en-US")
+    context = new_context(browser, viewport={"width": 1200, "height": 900}, locale="en-US")
     context.grant_permissions(["notifications"], origin=server.base)
     context.add_init_script(RECORD_NOTIFICATIONS)
     page = context.new_page()

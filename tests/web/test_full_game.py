@@ -1,5 +1,6 @@
-"""Whole games played by clicking against a fast bot, to the final breakdown; the replay viewer and the
-game record to download."""
+"""Games played by clicking against a fast bot to the final breakdown (New York from its first move, Europe
+from its last turns: its opening is played over the game's socket); the replay viewer and the game record to
+download."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 from typing import Any
 
 from .conftest import Served, shot
-from .driver import api, create_game, open_seat, play_one, play_to_end, state, wait_turn
+from .driver import api, create_game, open_seat, play_by_socket, play_one, play_to_end, state, wait_turn
 
 
 def breakdown(page: Any) -> dict[str, list[str]]:
@@ -105,6 +106,9 @@ def test_new_york_to_the_end_then_replay_and_record(page: Any, server: Served) -
 
 def test_europe_to_the_end_with_the_express_path(page: Any, server: Served) -> None:
     game_id, token = create_game(server.base, "europe", seed=6)
+    # the opening over the socket (the New York game above plays one through the page), the last turns here
+    play_by_socket(server.base, game_id, token, "europe",
+                   lambda view, _: min(p["trains"] for p in view["players"]) <= 15)
     open_seat(page, server.base, game_id, token)
     wait_turn(page)
     warnings: list[tuple[str, list[int]]] = []  # the final-round line on each of this seat's turns, and the trains

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .conftest import Served, shot
+from .conftest import Served, new_context, shot
 from .driver import api, create_game, open_seat, state, wait_turn
 
 WEB_I18N = Path(__file__).resolve().parents[2] / "src" / "ttr" / "web" / "i18n"
@@ -80,7 +80,7 @@ def test_invite_links_and_spectating(page: Any, server: Served, browser: Any) ->
     assert len(links) == 2 and all("/#/play/" in link for link in links)
     game_id, seat, token = links[1].split("/#/play/")[1].split("/")
     assert seat == "1" and len(token) >= 24
-    other = browser.new_context(viewport={"width": 1200, "height": 900}, locale="en-US")
+    other = new_context(browser, viewport={"width": 1200, "height": 900}, locale="en-US")
     try:
         ben = other.new_page()
         ben.goto(links[1])
@@ -102,7 +102,7 @@ def test_invite_links_and_spectating(page: Any, server: Served, browser: Any) ->
 
 def test_language_follows_the_browser_and_switches(browser: Any, server: Served) -> None:
     game_id, token = create_game(server.base, "europe", seed=2)
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="zh-CN")
+    context = new_context(browser, viewport={"width": 1200, "height": 900}, locale="zh-CN")
     try:
         page = context.new_page()
         open_seat(page, server.base, game_id, token)
@@ -143,7 +143,7 @@ def test_language_follows_the_browser_and_switches(browser: Any, server: Served)
 def test_create_errors_in_the_pages_language(browser: Any, server: Served) -> None:
     """A seed out of range, or an error the server answers, is worded in the page's language; the server's
     own words stay beside it."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="zh-CN")
+    context = new_context(browser, viewport={"width": 1200, "height": 900}, locale="zh-CN")
     try:
         page = context.new_page()
         page.goto(server.base + "/")
@@ -198,7 +198,7 @@ def test_create_errors_in_the_pages_language(browser: Any, server: Served) -> No
 def test_list_errors_in_the_pages_language(browser: Any, server: Served) -> None:
     """A lobby list that does not load (the recent games, the maps) says so in the page's language, the server's
     own words kept below as a detail; no answer at all gets its own message."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="zh-CN")
+    context = new_context(browser, viewport={"width": 1200, "height": 900}, locale="zh-CN")
     try:
         page = context.new_page()
         games_list = re.compile(r"/api/games\?limit=")
@@ -236,7 +236,7 @@ def test_phone_keeps_the_scroll_position_after_a_move(browser: Any, server: Serv
     """One column at 390x844: scrolled down to the actions, the page stays where it was after each of the
     player's own moves (the board and panels drawn anew), also when the bots then have the turn."""
     game_id, token = create_game(server.base, "new_york", seed=5)
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US", has_touch=True,
+    context = new_context(browser, viewport={"width": 390, "height": 844}, locale="en-US", has_touch=True,
                                   is_mobile=True)
     try:
         page = context.new_page()
@@ -263,7 +263,7 @@ def test_phone_keeps_the_scroll_position_after_a_move(browser: Any, server: Serv
 
 def test_phone_sized_screen(browser: Any, server: Served) -> None:
     game_id, token = create_game(server.base, "new_york", seed=5)
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US", has_touch=True,
+    context = new_context(browser, viewport={"width": 390, "height": 844}, locale="en-US", has_touch=True,
                                   is_mobile=True)
     try:
         page = context.new_page()
@@ -331,7 +331,7 @@ def test_game_and_replay_errors_in_the_pages_language(browser: Any, server: Serv
 
     for locale, words in (("en-US", "en"), ("zh-CN", "zh-Hans")):
         table = json.loads((WEB_I18N / f"{words}.json").read_text(encoding="utf-8"))
-        context = browser.new_context(viewport={"width": 1200, "height": 900}, locale=locale)
+        context = new_context(browser, viewport={"width": 1200, "height": 900}, locale=locale)
         try:
             page = context.new_page()
             errors: list[str] = []
@@ -386,7 +386,7 @@ def _reason_in(lang: str, data: dict[str, Any]) -> str:
 def test_hint_reason_in_chinese(browser: Any, server: Served) -> None:
     """The hint's reason is worded from the i18n files (city names too), in the page's language."""
     game_id, token = create_game(server.base, "new_york", seed=4)
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="zh-CN")
+    context = new_context(browser, viewport={"width": 1200, "height": 900}, locale="zh-CN")
     hints: list[dict[str, Any]] = []
 
     def on_socket(ws: Any) -> None:

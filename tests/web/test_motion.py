@@ -4,10 +4,14 @@ nothing moves with reduced motion; with "Confirm each move" the chosen claim can
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
-from .conftest import Served
-from .driver import click_and_wait, create_game, open_seat, state, wait_turn
+import pytest
+
+from .conftest import Served, new_context
+from .driver import click_and_wait, create_game, deck_only, open_seat, play_by_socket, state, wait_turn
 
 COUNT_FLYING = """() => { window.__flying = 0; new MutationObserver((ms) => { for (const m of ms)
   for (const n of m.addedNodes) if (n.classList && n.classList.contains('flying-card')) window.__flying += 1; })
@@ -23,7 +27,24 @@ def start(page: Any, server: Served) -> None:
     click_and_wait(page, "#keep-tickets")
 
 
-def test_cards_slide_slots_refill_claims_lay_and_sound(page: Any, server: Served) -> None:
+@pytest.fixture
+def moving_page(browser: Any) -> Iterator[Any]:
+    """A page in a browser whose system lets things move (no "reduce motion"); page errors fail the test."""
+    context = new_context(browser, viewport={"width": 1400, "height": 1000}, locale="en-US",
+                          reduced_motion="no-preference")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(60000)
+    try:
+        yield page
+    finally:
+        context.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+def test_cards_slide_slots_refill_claims_lay_and_sound(moving_page: Any, server: Served) -> None:
+    page = moving_page
     start(page, server)
     assert "turn" in page.evaluate(SOUNDS) and page.locator("#sound-toggle").is_checked()
     slot = page.locator("#draw button[data-act=face-up]:enabled").first
@@ -62,7 +83,7 @@ def test_cards_slide_slots_refill_claims_lay_and_sound(page: Any, server: Served
 
 
 def test_nothing_moves_with_reduced_motion(browser: Any, server: Served) -> None:
-    context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="en-US", reduced_motion="reduce")
+    context = new_context(browser, viewport={"width": 1400, "height": 900}, locale="en-US", reduced_motion="reduce")
     try:
         page = context.new_page()
         start(page, server)
@@ -84,25 +105,34 @@ def confirmed(page: Any, selector: str) -> None:
     wait_turn(page, version)
 
 
+def two_ways(_view: dict[str, Any], legal: list[dict[str, Any]]) -> bool:
+    """Whether some route can be claimed with two different sets of cards."""
+    claims = Counter(e["action"]["route"] for e in legal if e["action"]["action"] == "claim_route")
+    return any(n >= 2 for n in claims.values())
+
+
 def test_a_confirmed_claim_can_be_changed_before_it_is_sent(page: Any, server: Served) -> None:
     sent: list[str] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
-    start(page, server)
+    game_id, token = create_game(server.base, "europe", seed=3)
+    # cards gathered over the socket (test_actions.py draws through the page) until a route can be paid in two
+    # ways, then one more draw here, confirmed
+    play_by_socket(server.base, game_id, token, "europe", lambda view, legal: two_ways(view, legal) and any(
+        e["action"]["action"] == "draw_card" and e["action"].get("from") == "deck" for e in legal), deck_only)
+    open_seat(page, server.base, game_id, token)
+    wait_turn(page)
     page.locator("#confirm-toggle").check()
-    for _ in range(20):  # gather cards until a route can be paid in two ways
-        page.evaluate("document.getElementById('route-list').open = true")
-        ways = 0
-        for button in page.locator("#route-list button[data-act=claim]").all():
-            button.click()
-            ways = page.locator("#dialog input[name=claim-option]").count()
-            if ways >= 2:
-                break
-            page.locator("#dialog button:not(.primary)").click()
+    confirmed(page, "#draw-deck")
+    if state(page)[0] == "second_card":
+        confirmed(page, "#draw-deck")
+    page.evaluate("document.getElementById('route-list').open = true")
+    ways = 0
+    for button in page.locator("#route-list button[data-act=claim]").all():
+        button.click()
+        ways = page.locator("#dialog input[name=claim-option]").count()
         if ways >= 2:
             break
-        confirmed(page, "#draw-deck")
-        if state(page)[0] == "second_card":
-            confirmed(page, "#draw-deck")
+        page.locator("#dialog button:not(.primary)").click()
     assert ways >= 2
     before = len([p for p in sent if '"action"' in p])
     page.locator("#claim-option-1").check()

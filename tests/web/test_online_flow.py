@@ -1,14 +1,14 @@
 """Two new players online, end to end in the page: they register, join the quick-play queue, are matched,
 chat (markup shown as text, a quick phrase in the reader's language, a mute), play the rated game to its
-end, and see their new ratings, the leaderboard and the game in their histories."""
+end (its middle over their sockets), and see their new ratings, the leaderboard and the game in their histories."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from .conftest import Served, shot
-from .driver import state
+from .conftest import Served, new_context, shot
+from .driver import play_accounts_by_socket, state
 from .test_accounts_page import register_in_page
 
 
@@ -46,8 +46,8 @@ def act_once(page: Any) -> bool:
 
 
 def test_two_players_register_queue_chat_play_and_see_their_ratings(browser: Any, server: Served) -> None:
-    contexts = [browser.new_context(viewport={"width": 1300, "height": 950}, locale="en-US"),
-                browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")]  # a phone, in Chinese
+    contexts = [new_context(browser, viewport={"width": 1300, "height": 950}, locale="en-US"),
+                new_context(browser, viewport={"width": 390, "height": 844}, locale="zh-CN")]  # a phone, in Chinese
     ana, ben = (c.new_page() for c in contexts)
     errors: list[str] = []
     for p in (ana, ben):
@@ -84,7 +84,17 @@ def test_two_players_register_queue_chat_play_and_see_their_ratings(browser: Any
         ana.locator("#chat-list .chat-mute").first.click()
         assert ana.locator("#chat-list .chat-text").all_inner_texts() == ["<b>hello</b> Ben"]
         shot(ben, "online-chat-phone")
-        # the game, to its end
+        # the game: its first moves in the pages, its middle over the seats' sockets (by account, as the pages
+        # join; test_full_game.py plays a whole game through the page), its last turns in the pages again
+        for _ in range(6):
+            if not (act_once(ana) or act_once(ben)):
+                ana.wait_for_timeout(50)
+        seats = [(int(p.url.rsplit("/", 1)[1]), "; ".join(f"{c['name']}={c['value']}" for c in ctx.cookies()))
+                 for p, ctx in zip((ana, ben), contexts, strict=True)]
+        now = play_accounts_by_socket(server.base, game_id, seats, "new_york",
+                                      lambda view, _: min(p["trains"] for p in view["players"]) <= 5)
+        for p in (ana, ben):
+            p.wait_for_function(f"document.querySelector('main').dataset.version === '{now['version']}'")
         for _ in range(1500):
             if state(ana)[0] == "game_over" and state(ben)[0] == "game_over":
                 break

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .conftest import Served
+from .conftest import Served, new_context
 from .test_accounts_page import register_in_page
 
 
@@ -20,7 +20,7 @@ def test_a_guest_opens_a_table_and_an_account_takes_the_seat(page: Any, browser:
     page.click("#open-create")
     page.wait_for_selector("#open-waiting")
     assert "1 of 2" in page.locator("#open-waiting").inner_text()
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    context = new_context(browser, viewport={"width": 390, "height": 844}, locale="en-US")
     other = context.new_page()
     try:
         register_in_page(other, server.base, "Table Tom")

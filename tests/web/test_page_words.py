@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .conftest import Served, shot
+from .conftest import Served, new_context, shot
 from .driver import api, click_and_wait, create_game, open_seat, state, wait_turn
 
 SERVER_CHANGES = {"leave_grace": 1.0,  # a person who left is played by the stand-in bot after 1 s
@@ -70,7 +70,7 @@ def test_a_bot_plays_for_a_person_who_left(page: Any, browser: Any, server: Serv
     people = [{"type": "human", "name": "Ana"}, {"type": "human", "name": "Ben"}]
     game = api(server.base, "/api/games", {"map": "new_york", "seed": 5, "bot_delay": 0, "when_people_leave": "finish",
                                            "seats": people})
-    ben = browser.new_context().new_page()
+    ben = new_context(browser).new_page()
     open_seat(ben, server.base, game["id"], game["seats"][1]["token"], seat=1)
     ben.context.close()  # Ben leaves
     open_seat(page, server.base, game["id"], game["seats"][0]["token"])

@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from .conftest import ARTIFACTS, Served, shot
+from .conftest import ARTIFACTS, Served, new_context, shot
 from .driver import click_and_wait, create_game, open_seat, state, wait_turn
 
 PATH_CHAIN = """(ticket) => {
@@ -100,7 +100,7 @@ CITIES_IN_VIEW = """() => { const frame = document.querySelector('.board-wrap').
 def test_a_tapped_ticket_on_a_phone_brings_its_cities_into_view(browser: Any, server: Served) -> None:
     """On a 390x844 phone the ticket choice fills the screen above the board: tapping a ticket's ◎ brings the
     board into the window and zooms out as far as needed for both of its cities to show, ringed in cyan."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US", has_touch=True,
+    context = new_context(browser, viewport={"width": 390, "height": 844}, locale="en-US", has_touch=True,
                                   is_mobile=True)
     page = context.new_page()
     try:

@@ -1,18 +1,20 @@
 """The guided first game, played to its end from the lobby's "Learn to play" (Europe against an easy bot, the
 deal of src/ttr/web/static/tutorial/europe.json): each step shown, its move named and marked by the coach and
 done by clicking what the coach marks (tickets, drawing, claiming, more tickets, a tunnel paid, a ferry, a
-station), then the game played to its end and the final scoring explained beside the breakdown; and the rules
+station), then the game played on (over its socket, then its last turns in the page) to its end and the final
+scoring explained beside the breakdown; and the rules
 page of each map in the three languages."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 
 from .conftest import Served, shot
-from .driver import click_and_wait, play_one, state, wait_turn
+from .driver import click_and_wait, play_by_socket, play_one, state, wait_turn
 
 STEPS = ["tickets", "draw", "claim", "more_tickets", "tunnel", "ferry", "station"]
 
@@ -93,6 +95,14 @@ def test_the_guided_first_game_to_its_end(page: Any, server: Served) -> None:
              "You drew destination tickets", "You built a station"]
     for w in words:
         assert w in log, (w, log)
+    # the middle of the game over its socket (the coach has no more steps for it; test_full_game.py plays a
+    # whole game through the page), its last turns here
+    game_id, seat, token = page.evaluate("location.hash").removeprefix("#/play/").split("/")
+    assert seat == "0"
+    version = state(page)[1]
+    play_by_socket(server.base, game_id, unquote(token), "europe",
+                   lambda view, _: min(p["trains"] for p in view["players"]) <= 15)
+    wait_turn(page, version)
     for _ in range(400):
         phase, _, _ = state(page)
         if phase == "game_over":
