@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from ttr.engine import final_score
+from ttr.engine import Game, final_score, positions, surgery
 from ttr.engine.actions import DRAW_FACE_UP, KEEP_TICKETS
 from ttr.engine.phases import CHOOSE_SETUP, MAIN
 from ttr.envs import EnvCore, ObservationEncoder
@@ -86,24 +86,22 @@ def _hidden_variants(core: EnvCore, seat: int, rng: random.Random) -> list[EnvCo
     other = (seat + 1) % core.n
     out = []
     shuffled = game.copy()  # the deck order
-    rng.shuffle(shuffled._deck)
+    surgery.shuffle_deck(shuffled, rng)
     out.append(shuffled)
     swapped = game.copy()  # another seat's hand: one card swapped with a different card from the deck
-    hand = swapped.hands[other]
-    held = [c for c, k in enumerate(hand) if k]
+    held = [c for c, k in enumerate(swapped.hands[other]) if k]
     for c in held:
-        j = next((i for i, d in enumerate(swapped._deck) if d != c), None)
-        if j is not None:
-            d = swapped._deck[j]
-            swapped._deck[j] = c
-            hand[c] -= 1
-            hand[d] += 1
+        d = _swap_from_deck(swapped, other, c)
+        if d is not None:
             break
     out.append(swapped)
     tickets = game.copy()  # another seat's tickets, the count kept
-    pool = [t for t in range(len(game.map.tickets))
-            if t not in game.tickets[seat] and t not in game.offered and t not in game.tickets[other]]
-    tickets.tickets[other] = rng.sample(pool, len(game.tickets[other]))
+    pool = [t for t in surgery.hidden_ticket_deck(game) if t not in game.tickets[other]]
+    new = rng.sample(pool, len(game.tickets[other]))
+    for t in list(tickets.tickets[other]):
+        positions.move_ticket(tickets, t, positions.TICKET_DECK)
+    for t in new:
+        positions.move_ticket(tickets, t, positions.held(other))
     out.append(tickets)
     cores = []
     for g in out:
@@ -112,6 +110,21 @@ def _hidden_variants(core: EnvCore, seat: int, rng: random.Random) -> list[EnvCo
         c.kept = core.kept[:]
         cores.append(c)
     return cores
+
+
+def _swap_from_deck(game: Game, seat: int, card: int) -> int | None:
+    """Give `seat` a card of another type from the deck for one `card` of its hand; the type taken (None:
+    the deck has none)."""
+    for d in range(game.wild + 1):
+        if d == card:
+            continue
+        try:
+            positions.move_card(game, d, positions.DECK, positions.hand(seat))
+        except ValueError:
+            continue
+        positions.move_card(game, card, positions.hand(seat), positions.DECK)
+        return d
+    return None
 
 
 @pytest.mark.parametrize("map_name,players", [("europe", 3), ("new_york", 2)])
@@ -197,7 +210,7 @@ def test_observation_segments_read_the_state() -> None:
     obs = encoder.encode(game, seat)
     assert encoder.segment(obs, "hand").tolist() == game.hands[seat]
     assert sum(encoder.segment(obs, "face_up")) == sum(1 for c in game.face_up if c >= 0)
-    assert encoder.segment(obs, "piles").tolist() == [len(game._deck), len(game.discard), len(game._ticket_deck)]
+    assert encoder.segment(obs, "piles").tolist() == [game.deck_size, len(game.discard), game.ticket_deck_size]
     owners = encoder.segment(obs, "route_owner").reshape(-1, 3)
     for r, o in enumerate(game.owner):
         expected = [0.0] * 3

@@ -21,7 +21,7 @@ from .kit import Client, live_server, wait_until
 
 
 def test_process_pool_plays_like_the_bot_in_process() -> None:
-    game = Game.new(load_map("europe"), 3, seed=12)
+    game = Game.new(load_map("new_york"), 3, seed=12)
     for _ in range(9):
         game.apply_id(game.legal_ids()[-1])
     view = SeatView.of(game, game.current)
@@ -31,14 +31,14 @@ def test_process_pool_plays_like_the_bot_in_process() -> None:
         pool = BotPool(1, "process")
         try:
             await pool.start()
-            return await pool.choose("g1", "greedy", "europe", game.current, 5, view, legal), await pool.hint(
-                "europe", view, legal)
+            return await pool.choose("g1", "greedy", "new_york", game.current, 5, view, legal), await pool.hint(
+                "new_york", view, legal)
         finally:
             pool.close()
 
     index, (hint_index, reason, reason_i18n) = asyncio.run(run())
-    assert legal[index] == make_bot("greedy", load_map("europe"), game.current, 5).choose(view, legal)
-    assert (legal[hint_index], reason, reason_i18n) == hint_explained(view, legal, load_map("europe"))
+    assert legal[index] == make_bot("greedy", load_map("new_york"), game.current, 5).choose(view, legal)
+    assert (legal[hint_index], reason, reason_i18n) == hint_explained(view, legal, load_map("new_york"))
 
 
 def test_bots_only_game_finishes_with_the_process_pool() -> None:

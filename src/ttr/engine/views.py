@@ -1,8 +1,12 @@
 """What each seat may see: the one place that turns a game into what anyone outside the engine reads.
 
-`SeatView.of(game, seat)` is a player's view (`seat=None`: a spectator's), typed and frozen: the server,
-the bots and the learning environments all read a game through it. `to_json()` is its wire form (what
-`seat_view(game, seat)` and `public_view(game)` return, the web protocol's `view`). `full_state(game)` is
+`IndexView.of(game, seat)` is the projection itself: what `seat` may see (`seat=None`: a spectator), in
+the engine's indexes (card types, routes, cities, tickets), typed and frozen. It decides, once, what is
+hidden: another seat's hand, tickets and offer are never in it. `SeatView.of(game, seat)` is the same view
+with names (cards, routes, tickets, players), the final score and the log: the server and the bots read a
+game through it, the learning environments' encoders through `IndexView` (no names to map on every step).
+`to_json()` is `SeatView`'s wire form (what `seat_view(game, seat)` and `public_view(game)` return, the web
+protocol's `view`). `full_state(game)` is
 for tools that read a whole record anyway (`ttr replay`). Views never hold the deck order, the discard
 order or the RNG state; a seat's view holds no other seat's hand, tickets or offer.
 """
@@ -11,11 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ttr.engine import actions as A
 from ttr.engine.game import Game, final_score
-from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, OVER, TUNNEL
+from ttr.engine.known import KnownCards
+from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, OVER, PHASE_NAMES, TUNNEL
 from ttr.engine.scoring import FinalScore
 
 EVERYONE = -1
@@ -79,6 +84,49 @@ class PlayerView:
         return out
 
 
+class IndexView(NamedTuple):
+    """What one seat (`seat`; None: a spectator) may see of a game at one moment, in the engine's indexes.
+    Build it with `of`; per-seat tuples are in seat order. `hands[p]`, `tickets[p]` are None unless the
+    reader is seat `p`; `offered` is None unless the reader is the seat choosing tickets. Immutable (a named
+    tuple: built on every step of the learning environments, at a fraction of a frozen dataclass's cost)."""
+
+    seat: int | None
+    phase: int  # `ttr.engine.phases`
+    current: int  # the seat to move
+    hands: tuple[tuple[int, ...] | None, ...]  # per seat, the count of each card type held (wild last)
+    tickets: tuple[tuple[int, ...] | None, ...]  # per seat, the ticket indexes kept
+    offered: tuple[int, ...] | None  # the tickets offered to the reader, while it chooses them
+    offered_count: int  # how many tickets are on offer to the seat to move (0 unless one is choosing)
+    face_up: tuple[int, ...]  # card type per slot, -1 for an empty slot
+    discard: tuple[int, ...]  # cards per type in the discard pile (public: every discard is seen)
+    deck_size: int
+    discard_size: int
+    ticket_deck_size: int
+    hand_sizes: tuple[int, ...]
+    ticket_counts: tuple[int, ...]
+    trains: tuple[int, ...]
+    stations: tuple[int, ...]  # stations not built yet
+    scores: tuple[int, ...]  # route points so far
+    owner: tuple[int, ...]  # per route, the seat that holds it (-1: no one)
+    blocked: tuple[bool, ...]  # per route, whether no seat can claim it any more
+    station_owner: tuple[int, ...]  # per city, the seat with a station there (-1: none)
+    tunnel_route: int  # the tunnel being claimed (-1: none)
+    tunnel_colour: int  # the card type paid for it (-1: none)
+    tunnel_extra: int  # the extra cards it asks for
+    tunnel_reveal: tuple[int, ...]  # the cards turned for it
+    final_turns: int  # -1 before the final round; then its turns left, this one included
+    known: tuple[tuple[int, ...], ...]  # per seat, the cards of each type it is known to hold (taken face
+    # up and not played since: public, `ttr.engine.known`)
+
+    @classmethod
+    def of(cls, game: Game, seat: int | None) -> IndexView:
+        """The view of `seat` (its own hand, tickets and offer; counts for everyone else), or with
+        `seat=None` a spectator's (no hand, no ticket, no offer)."""
+        if seat is not None and not 0 <= seat < game._n:
+            raise ValueError(f"no seat {seat} in a {game._n}-player game")
+        return _index(game, NOBODY if seat is None else seat, seat)
+
+
 @dataclass(frozen=True, slots=True)
 class SeatView:
     """What one seat (`seat`; None: a spectator) may see of a game at one moment. Build it with `of`."""
@@ -101,23 +149,17 @@ class SeatView:
     @classmethod
     def of(cls, game: Game, seat: int | None) -> SeatView:
         """The view of `seat` (its own hand, tickets and offer; counts for everyone else), or with
-        `seat=None` a spectator's (no hand, no ticket, no offer)."""
-        if seat is not None and not 0 <= seat < game._n:
-            raise ValueError(f"no seat {seat} in a {game._n}-player game")
-        viewer = NOBODY if seat is None else seat
+        `seat=None` a spectator's (no hand, no ticket, no offer): `IndexView.of` with names."""
+        view = IndexView.of(game, seat)
         names = game._map.card_names
-        discard = [0] * len(names)
-        for card in game._discard:
-            discard[card] += 1
-        over = game._phase == OVER
         return cls(
-            seat=seat, map=game._map.name, over=over, turn=_turn(game, viewer, with_log=True),
-            face_up=tuple(names[c] if c >= 0 else None for c in game._face_up),
-            deck_size=len(game._deck), discard_size=len(game._discard), ticket_deck_size=len(game._ticket_deck),
-            players=_players(game, viewer), final=final_score(game) if over else None,
-            final_turns=game.turns_left,
-            discard_pile={names[c]: n for c, n in enumerate(discard) if n},
-            log=tuple(_log_entries(game, viewer)),
+            seat=seat, map=game._map.name, over=view.phase == OVER, turn=_turn(game, view, with_log=True),
+            face_up=tuple(names[c] if c >= 0 else None for c in view.face_up),
+            deck_size=view.deck_size, discard_size=view.discard_size, ticket_deck_size=view.ticket_deck_size,
+            players=_players(game, view), final=final_score(game) if view.phase == OVER else None,
+            final_turns=view.final_turns if view.final_turns > 0 and view.phase != OVER else None,
+            discard_pile={names[c]: n for c, n in enumerate(view.discard) if n},
+            log=tuple(_log_entries(game, NOBODY if seat is None else seat)),
         )
 
     @property
@@ -169,18 +211,19 @@ def public_view(game: Game) -> dict[str, Any]:
 
 def full_state(game: Game, error: dict[str, Any] | None = None) -> dict[str, Any]:
     """The whole state, as `ttr replay --json` prints it (spec/records.md)."""
-    over = game._phase == OVER
-    turn = _turn(game, EVERYONE, with_log=False)
+    view = _index(game, EVERYONE, None)
+    over = view.phase == OVER
+    turn = _turn(game, view, with_log=False)
     names = game._map.card_names
     return {
         "status": "finished" if over else "in_progress",
         "error": error,
         "turn": turn.to_json() if turn is not None else None,
-        "face_up": [names[c] if c >= 0 else None for c in game._face_up],
-        "deck_size": len(game._deck),
-        "discard_size": len(game._discard),
-        "ticket_deck_size": len(game._ticket_deck),
-        "players": [p.to_json() for p in _players(game, EVERYONE)],
+        "face_up": [names[c] if c >= 0 else None for c in view.face_up],
+        "deck_size": view.deck_size,
+        "discard_size": view.discard_size,
+        "ticket_deck_size": view.ticket_deck_size,
+        "players": [p.to_json() for p in _players(game, view)],
         "final": final_score(game).to_json() if over else None,
     }
 
@@ -189,48 +232,86 @@ def _visible(viewer: int, seat: int) -> bool:
     return viewer in (EVERYONE, seat)
 
 
-def _turn(game: Game, viewer: int, with_log: bool) -> TurnView | None:
-    """The turn as `viewer` sees it; `with_log`: with the views' extra keys (tunnel route, offer count)."""
-    if game._phase == OVER:
+def _index(game: Game, viewer: int, seat: int | None) -> IndexView:
+    """The projection: what `viewer` (a seat, EVERYONE or NOBODY) may see, in indexes."""
+    n = game._n
+    hands = game._hands
+    tickets = game._tickets
+    phase = game._phase
+    current = game._current
+    everyone = viewer == EVERYONE
+    discard = [0] * len(hands[0])
+    for card in game._discard:
+        discard[card] += 1
+    offered = None
+    offered_count = 0
+    if phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
+        offered_count = len(game._offered)
+        if everyone or viewer == current:
+            offered = tuple(game._offered)
+    tunnel = phase == TUNNEL
+    known = game._view_cache.get("known")
+    if known is None:
+        known = game._view_cache["known"] = KnownCards(game._map, n)
+    return IndexView(
+        seat, phase, current,
+        tuple([tuple(hands[p]) if everyone or p == viewer else None for p in range(n)]),
+        tuple([tuple(tickets[p]) if everyone or p == viewer else None for p in range(n)]),
+        offered, offered_count, tuple(game._face_up), tuple(discard),
+        len(game._deck), len(game._discard), len(game._ticket_deck),
+        tuple([sum(h) for h in hands]), tuple([len(t) for t in tickets]),
+        tuple(game._trains), tuple(game._stations_left), tuple(game._scores),
+        tuple(game._owner), tuple(game._blocked), tuple(game._station_owner),
+        game._t_route if tunnel else -1, game._t_color if tunnel else -1, game._t_extra if tunnel else 0,
+        tuple(game._t_revealed) if tunnel else (), game._final_turns,
+        tuple([tuple(k) for k in known.read(game)]),
+    )
+
+
+def _turn(game: Game, view: IndexView, with_log: bool) -> TurnView | None:
+    """The turn as the view's reader sees it; `with_log`: with the views' extra keys (tunnel route, offer
+    count)."""
+    if view.phase == OVER:
         return None
     m = game._map
     names = m.card_names
     reveal = route = extra = offered = count = None
-    if game._phase == TUNNEL:
-        reveal = tuple(names[c] for c in game._t_revealed)
+    if view.phase == TUNNEL:
+        reveal = tuple(names[c] for c in view.tunnel_reveal)
         if with_log:
-            route = m.routes[game._t_route].name
-            extra = game._t_extra
-    if game._phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
-        if _visible(viewer, game._current):
-            offered = tuple(m.tickets[t].name for t in game._offered)
+            route = m.routes[view.tunnel_route].name
+            extra = view.tunnel_extra
+    if view.phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
+        if view.offered is not None:
+            offered = tuple(m.tickets[t].name for t in view.offered)
         elif with_log:
-            count = len(game._offered)
-    return TurnView(player=game._current, phase=game.phase_name, tunnel_reveal=reveal, tunnel_route=route,
-                    tunnel_extra=extra, tickets_offered=offered, tickets_offered_count=count)
+            count = view.offered_count
+    return TurnView(player=view.current, phase=PHASE_NAMES[view.phase], tunnel_reveal=reveal,
+                    tunnel_route=route, tunnel_extra=extra, tickets_offered=offered, tickets_offered_count=count)
 
 
-def _players(game: Game, viewer: int) -> tuple[PlayerView, ...]:
+def _players(game: Game, view: IndexView) -> tuple[PlayerView, ...]:
     m = game._map
     names = m.card_names
-    routes_of: list[list[str]] = [[] for _ in range(game._n)]
-    for r, owner in enumerate(game._owner):
+    n = len(view.hands)
+    routes_of: list[list[str]] = [[] for _ in range(n)]
+    for r, owner in enumerate(view.owner):
         if owner >= 0:
             routes_of[owner].append(m.routes[r].name)
-    stations_of: list[list[str]] = [[] for _ in range(game._n)]
-    for city, owner in enumerate(game._station_owner):
+    stations_of: list[list[str]] = [[] for _ in range(n)]
+    for city, owner in enumerate(view.station_owner):
         if owner >= 0:
             stations_of[owner].append(m.cities[city].name)
     out = []
-    for p in range(game._n):
-        hand = game._hands[p]
-        own = _visible(viewer, p)
+    for p in range(n):
+        hand = view.hands[p]
+        tickets = view.tickets[p]
         out.append(PlayerView(
-            name=game._players[p], score=game._scores[p], trains=game._trains[p], stations=game._stations_left[p],
-            hand_size=sum(hand), ticket_count=len(game._tickets[p]),
+            name=game._players[p], score=view.scores[p], trains=view.trains[p], stations=view.stations[p],
+            hand_size=view.hand_sizes[p], ticket_count=view.ticket_counts[p],
             routes=tuple(routes_of[p]), station_cities=tuple(stations_of[p]),
-            hand={names[c]: hand[c] for c in range(len(hand)) if hand[c]} if own else None,
-            tickets=tuple(m.tickets[t].name for t in game._tickets[p]) if own else None,
+            hand={names[c]: k for c, k in enumerate(hand) if k} if hand is not None else None,
+            tickets=tuple(m.tickets[t].name for t in tickets) if tickets is not None else None,
         ))
     return tuple(out)
 

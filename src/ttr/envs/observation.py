@@ -1,11 +1,12 @@
 """The observation vector: a fixed-size float32 array of what one seat may see, segment by segment.
 
 Other seats appear in seat order relative to the observer (offset 1 is the next seat to play after it).
-Nothing here reads another seat's hand or tickets, a ticket offer to another seat, the deck or discard
-order, or the RNG: only the observer's own hand, tickets and offer, and what every seat sees (the board,
-the face-up row, counts of cards in piles and hands, scores, a pending tunnel's revealed cards, and the
-cards another seat is known to hold, worked out from the public moves alone: taken face up and not
-played since, as `ttr.engine.sample` keeps them in a sampled hand).
+The encoder reads a game only through the engine's view of the observing seat (`ttr.engine.IndexView`, the
+index form of `SeatView`), which holds no other seat's hand, tickets or offer, no deck or discard order
+and no RNG: only the observer's own hand, tickets and offer, and what every seat sees (the board, the
+face-up row, counts of cards in piles and hands, scores, a pending tunnel's revealed cards, and the cards
+another seat is known to hold, worked out from the public moves alone: taken face up and not played
+since, as `ttr.engine.sample` keeps them in a sampled hand).
 `SEGMENTS` in `ObservationEncoder` lists every segment with its size (docs/envs.md has the table).
 """
 
@@ -15,9 +16,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ttr.engine import Game
-from ttr.engine.known import KnownCards
-from ttr.engine.phases import CHOOSE_SETUP, CHOOSE_TICKETS, TUNNEL
+from ttr.engine import Game, IndexView
+from ttr.engine.phases import TUNNEL
 from ttr.maps import GameMap
 
 NUM_PHASES = 6  # choose setup tickets, main, second card, tunnel payment, choose drawn tickets, over
@@ -92,52 +92,57 @@ class ObservationEncoder:
         # route_owner .. tickets_joined: recomputed only when a claim, station or ticket count changes
         self._board_lo = self.offsets["route_owner"]
         self._board_hi = self.offsets["tickets_joined"] + tickets
-        self._board_cache: dict[int, tuple[Game, tuple[int, int, int], np.ndarray]] = {}  # per seat
-        self._known = KnownCards(game_map, n)
+        self._board_cache: dict[int, tuple[tuple[tuple[int | bool, ...], ...], np.ndarray]] = {}  # per seat
 
     def encode(self, game: Game, seat: int, kept: list[bool] | None = None) -> np.ndarray:
-        """A new vector of what `seat` sees in `game`; `kept` are the keep/return decisions so far in the
-        observer's own ticket choice (the environments' sequential sub-decisions)."""
+        """A new vector of what `seat` sees in `game` (`IndexView.of(game, seat)`); `kept` are the keep/return
+        decisions so far in the observer's own ticket choice (the environments' sequential sub-decisions)."""
+        return self.encode_view(IndexView.of(game, seat), kept)
+
+    def encode_view(self, view: IndexView, kept: list[bool] | None = None) -> np.ndarray:
+        """A new vector of a seat's view (`IndexView.of(game, seat)`; not a spectator's); `kept` as in `encode`."""
+        seat = view.seat
+        if seat is None:
+            raise ValueError("an observation is a seat's: a spectator's view has no seat")
         out = self._buf
         out.fill(0.0)
         off = self.offsets
         n = self.n
-        phase = game.phase
+        phase = view.phase
         cards = self.cards
         # phase .. players are contiguous: built as one list, written at once
         head = self._head[:]
         head[phase] = 1.0
-        head[NUM_PHASES + (game.current - seat) % n] = 1.0
+        head[NUM_PHASES + (view.current - seat) % n] = 1.0
         o = off["hand"]
-        head[o:o + cards] = game.hands[seat]
+        head[o:o + cards] = view.hands[seat] or ()
         o = off["face_up"]
-        for c in game.face_up:
+        for c in view.face_up:
             if c >= 0:
                 head[o + c] += 1.0
-        discard = game.discard
-        if discard:
+        if view.discard_size:
             o = off["discard"]
-            head[o:o + cards] = [discard.count(c) for c in range(cards)]
+            head[o:o + cards] = view.discard
         o = off["piles"]
-        head[o:o + 3] = (game.deck_size, len(discard), game.ticket_deck_size)
+        head[o:o + 3] = (view.deck_size, view.discard_size, view.ticket_deck_size)
         o = off["players"]
-        hands, tickets, trains, scores = game.hands, game.tickets, game.trains, game.scores
-        stations = game.stations_left
+        sizes, counts, trains, stations, scores = (view.hand_sizes, view.ticket_counts, view.trains,
+                                                   view.stations, view.scores)
         for rel in range(n):
             p = (seat + rel) % n
-            head[o:o + 5] = (sum(hands[p]), len(tickets[p]), trains[p], stations[p], scores[p])
+            head[o:o + 5] = (sizes[p], counts[p], trains[p], stations[p], scores[p])
             o += 5
         out[:len(head)] = head
-        claimed_count = len(game.owner) - game.owner.count(-1)
-        key = (claimed_count, len(game.station_owner) - game.station_owner.count(-1), len(game.tickets[seat]))
+        held = view.tickets[seat] or ()
+        key = (view.owner, view.blocked, view.station_owner, held)
         cache = self._board_cache.get(seat)
-        if cache is None or cache[0] is not game or cache[1] != key:
-            self._encode_board(game, seat, out)
-            self._board_cache[seat] = (game, key, out[self._board_lo:self._board_hi].copy())
+        if cache is None or cache[0] != key:
+            self._encode_board(view, seat, held, out)
+            self._board_cache[seat] = (key, out[self._board_lo:self._board_hi].copy())
         else:
-            out[self._board_lo:self._board_hi] = cache[2]
-        if phase in (CHOOSE_SETUP, CHOOSE_TICKETS) and game.current == seat:
-            offered = game.offered
+            out[self._board_lo:self._board_hi] = cache[1]
+        offered = view.offered
+        if offered is not None:
             out[off["offer"] + np.asarray(offered, dtype=np.intp)] = 1.0
             decided = kept or []
             if len(decided) < len(offered):
@@ -148,37 +153,36 @@ class ObservationEncoder:
                     out[o + offered[i]] = 1.0
         if phase == TUNNEL:
             o = off["tunnel_revealed"]
-            for c in game.t_revealed:
+            for c in view.tunnel_reveal:
                 out[o + c] += 1.0
-            if game.t_color >= 0:
-                out[off["tunnel_colour"] + game.t_color] = 1.0
-            out[off["tunnel_extra"]] = game.t_extra
-        if game.final_turns >= 0:
+            if view.tunnel_colour >= 0:
+                out[off["tunnel_colour"] + view.tunnel_colour] = 1.0
+            out[off["tunnel_extra"]] = view.tunnel_extra
+        if view.final_turns >= 0:
             o = off["final_round"]
             out[o] = 1.0
-            out[o + 1] = game.final_turns
-        known = self._known.read(game)
+            out[o + 1] = view.final_turns
+        known = view.known
         o = off["known_cards"]
         for rel in range(1, n):
             out[o:o + cards] = known[(seat + rel) % n]
             o += cards
         return out.copy()
 
-    def _encode_board(self, game: Game, seat: int, out: np.ndarray) -> None:
+    def _encode_board(self, view: IndexView, seat: int, held: Sequence[int], out: np.ndarray) -> None:
         """The segments that change only when a route, a station or a ticket is taken (cached per seat)."""
         off = self.offsets
         n = self.n
-        owner = np.asarray(game.owner, dtype=np.intp)
+        owner = np.asarray(view.owner, dtype=np.intp)
         claimed = np.flatnonzero(owner >= 0)
         if claimed.size:
             out[off["route_owner"] + claimed * n + (owner[claimed] - seat) % n] = 1.0
         o = off["route_open"]
-        out[o:o + self._routes] = [0.0 if b else 1.0 for b in game.blocked]
-        station = np.asarray(game.station_owner, dtype=np.intp)
+        out[o:o + self._routes] = [0.0 if b else 1.0 for b in view.blocked]
+        station = np.asarray(view.station_owner, dtype=np.intp)
         built = np.flatnonzero(station >= 0)
         if built.size:
             out[off["station_owner"] + built * n + (station[built] - seat) % n] = 1.0
-        held = game.tickets[seat]
         if held:
             o = off["tickets_held"]
             out[o + np.asarray(held, dtype=np.intp)] = 1.0

@@ -7,7 +7,7 @@ import io
 
 import numpy as np
 
-from ttr.engine import Game
+from ttr.engine import Game, IndexView, SeatView
 from ttr.maps.render import render_svg
 
 # Seat 0..4 on the board picture: colours no card colour uses (cyan, brown, lime, crimson-magenta, teal).
@@ -15,17 +15,18 @@ SEAT_COLOURS = ("#00d0e0", "#8b4513", "#a8e020", "#c2185b", "#00695c")
 
 
 def ansi(game: Game) -> str:
-    """A short text picture of the public state: the turn, the face-up row, each seat's counts and routes."""
+    """A short text picture of the public state (a spectator's `SeatView`): the turn, the face-up row, each
+    seat's counts and routes."""
     m = game.map
-    names = m.card_names
-    lines = [f"{m.title}: {game.phase_name}" + ("" if game.is_over else f", {game.players[game.current]} to move")]
-    lines.append("face up: " + " ".join(names[c] if c >= 0 else "-" for c in game.face_up)
-                 + f" | deck {game.deck_size}, discard {len(game.discard)}, tickets {game.ticket_deck_size}")
-    for p in range(game.n):
-        routes = [m.routes[r].name for r, o in enumerate(game.owner) if o == p]
-        lines.append(f"{game.players[p]}: score {game.scores[p]}, trains {game.trains[p]}, "
-                     f"stations {game.stations_left[p]}, cards {sum(game.hands[p])}, "
-                     f"tickets {len(game.tickets[p])}, routes {len(routes)}: {', '.join(routes) or '-'}")
+    view = SeatView.of(game, None)
+    turn = view.turn
+    lines = [f"{m.title}: {game.phase_name}"
+             + ("" if turn is None else f", {view.players[turn.player].name} to move")]
+    lines.append("face up: " + " ".join(c or "-" for c in view.face_up)
+                 + f" | deck {view.deck_size}, discard {view.discard_size}, tickets {view.ticket_deck_size}")
+    for p in view.players:
+        lines.append(f"{p.name}: score {p.score}, trains {p.trains}, stations {p.stations}, cards {p.hand_size}, "
+                     f"tickets {p.ticket_count}, routes {len(p.routes)}: {', '.join(p.routes) or '-'}")
     return "\n".join(lines) + "\n"
 
 
@@ -39,12 +40,13 @@ class BoardPicture:
 
     def rgb(self, game: Game) -> np.ndarray:
         """The picture of `game` now (redrawn only when a route or station changed hands)."""
-        key = (game.map.name, tuple(game.owner), tuple(game.station_owner))
+        view = IndexView.of(game, None)
+        key = (game.map.name, view.owner, view.station_owner)
         if self._image is None or key != self._key:
             m = game.map
-            owners = {r: SEAT_COLOURS[o % len(SEAT_COLOURS)] for r, o in enumerate(game.owner) if o >= 0}
+            owners = {r: SEAT_COLOURS[o % len(SEAT_COLOURS)] for r, o in enumerate(view.owner) if o >= 0}
             stations = {m.cities[c].name: SEAT_COLOURS[o % len(SEAT_COLOURS)]
-                        for c, o in enumerate(game.station_owner) if o >= 0}
+                        for c, o in enumerate(view.station_owner) if o >= 0}
             svg = render_svg(m, owners=owners, stations=stations)
             cairosvg = importlib.import_module("cairosvg")
             image = importlib.import_module("PIL.Image")

@@ -68,9 +68,27 @@ STATION_OFFSETS = ((9.0, -11.0), (-9.0, -11.0), (9.0, 13.0), (-9.0, 13.0))  # st
 STATION_BOX = (-7.0, -8.0, 7.0, 6.0)  # a station piece's extent around its spot (the page draws the same shape)
 
 
+_LAYOUTS: dict[tuple[int, float, float, float, float, int], tuple[GameMap, BoardLayout]] = {}
+_LAYOUTS_KEPT = 16  # layouts remembered (a report draws its board twice; a server lays out each map once)
+
+
 def layout_board(game_map: GameMap, *, spacing: float = 110.0, min_distance: float = 85.0, margin: float = MARGIN,
                  top: float = 0.0, rounds: int = 60) -> BoardLayout:
-    """Lay out the board: city points and name labels, shifted so everything fits from (margin, margin + top)."""
+    """Lay out the board: city points and name labels, shifted so everything fits from (margin, margin + top).
+    The layout (immutable) is worked out once per map object and settings and then given again."""
+    key = (id(game_map), spacing, min_distance, margin, top, rounds)
+    kept = _LAYOUTS.get(key)
+    if kept is not None and kept[0] is game_map:
+        return kept[1]
+    layout = _layout_board(game_map, spacing, min_distance, margin, top, rounds)
+    if len(_LAYOUTS) >= _LAYOUTS_KEPT:
+        del _LAYOUTS[next(iter(_LAYOUTS))]
+    _LAYOUTS[key] = (game_map, layout)
+    return layout
+
+
+def _layout_board(game_map: GameMap, spacing: float, min_distance: float, margin: float, top: float,
+                  rounds: int) -> BoardLayout:
     points = _project(game_map, spacing)
     _spread(game_map, points, min_distance, rounds)
     labels = _place_labels_clear_of_tracks(game_map, points)
