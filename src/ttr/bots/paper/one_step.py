@@ -49,6 +49,8 @@ class OneStepThinker(PaperBot):
     - it did not check its trains against the target (it could stall late in the game): routes longer
       than its trains are left out of its paths;
     - the long-route tie-break scored a coloured route by the best count of any colour: here by its colour.
+    - ours: with `hand_cap` (16) cards or more and a target it cannot claim yet, it claims the longest route
+      it can pay instead of drawing (it held 52 cards with 28 trains left, drawing for one route).
     Kept as coded: fewest-route paths, no stations. Guessed: tunnels are paid with the fewest locomotives
     when it can (the original engine paid automatically); the target is recomputed every turn (the
     original recomputed it when a score changed, with the same result except for the colour to draw).
@@ -59,6 +61,7 @@ class OneStepThinker(PaperBot):
     gray_single_colour_score = 10
     draws_tickets = True
     values_setup_tickets = False
+    hand_cap = 16  # ours: with this many cards and a target it cannot claim, claim the longest route it can
 
     # ------------------------------------------------------------------ tickets
 
@@ -148,7 +151,25 @@ class OneStepThinker(PaperBot):
         option = claim_link(opts, ix, link, colour) or claim_link(opts, ix, link, None)
         if option is not None:
             return option.action
+        if self.hand_cap and sum(board.hand) >= self.hand_cap:
+            spend = self._spend(board, opts)
+            if spend is not None:
+                return spend
         return draw_colour(opts, ix, colour, first=True, wild_fallback=True)
+
+    def _spend(self, board: Board, opts: Options) -> Action | None:
+        """The longest route it can claim now (fewest locomotives; not a tunnel it may not claim again): a hand
+        of `hand_cap` cards waiting for the target is spent instead of growing to the end of the game."""
+        ix = self.ix
+        best: tuple[tuple[int, int, int], Action] | None = None
+        for r, options in opts.claims.items():
+            if ix.length[r] > board.my_trains or (r in board.tunnels_abandoned and not retry_payable(board, r)):
+                continue
+            for option in options:
+                key = (ix.length[r], -option.wilds, -r)
+                if best is None or key > best[0]:
+                    best = (key, option.action)
+        return best[1] if best else None
 
     def second_card(self, board: Board, opts: Options) -> Action | None:
         """The target colour face up, else blind."""
