@@ -595,3 +595,18 @@ def test_a_large_hand_waiting_for_the_plan_is_spent_on_points_late_in_the_game()
     bots = [make_bot("hard", europe, 0, 70005), make_bot("greedy", europe, 1, 70005)]
     game = play_game(europe, bots, 70005, players=["a", "b"])
     assert sum(game.hands[0]) <= 16 and game.trains[0] <= 4  # the plan route's 4 trains kept
+
+
+@pytest.mark.parametrize(("seed", "seat", "opponent"), [(70295, 0, "greedy_long_fitted"), (70069, 1, "greedy_long"),
+                                                        (70102, 1, "one_step_thinker")])
+def test_long_route_junkie_spends_a_large_hand_instead_of_drawing_to_the_end(seed: int, seat: int,
+                                                                              opponent: str) -> None:
+    """Deals on which `easy` (Long Route Junkie) held 52, 36 and 38 cards at the end with 28, 23 and 13 trains
+    left, drawing for a tunnel it had abandoned, a ferry without its locomotives, or one long route: it plans
+    around the tunnel, collects the ferry's locomotives, and with 16 cards spends them on its longest route."""
+    game_map = load_map("europe")
+    specs = [opponent, opponent]
+    specs[seat] = "long_route_junkie"
+    game = play_game(game_map, [make_bot(spec, game_map, s, seed) for s, spec in enumerate(specs)], seed)
+    assert game.is_over
+    assert sum(game.hands[seat]) < 20 or game.trains[seat] < 6
