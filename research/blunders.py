@@ -14,7 +14,10 @@ a long run that stops keeps what it played and goes on where it stopped. `--mark
 as a Markdown table per level and map (games, wins with a Wilson 95% interval, the largest final hands, the
 games ending with `--hand` cards and `--trains` trains, the games with a tunnel abandoned twice or more),
 headed with the commit, the build (pure Python or compiled) and the command of every run it counts. `--from
-FILE ...` reads the games of earlier `--out` files instead of playing, so several runs make one table.
+FILE ...` reads the games of earlier `--out` files instead of playing, so several runs make one table: only
+the games of `--levels`, `--maps` and the seeds of `--seed`/`--games` when those are given, and a game of a
+later file replaces the same game (level, opponent, map, seed, seat) of an earlier one, such as a run of the
+code after a change.
 
     python research/blunders.py --games 200
     python research/blunders.py --levels expert --maps europe --games 60 --json
@@ -280,9 +283,9 @@ def play_all(todo: list[Task], jobs: int, out: Path | None, header: dict[str, st
 def main(argv: list[str] | None = None) -> int:
     """Play the games (or read them, `--from`) and print the report (a table, or `--json`; `--markdown`)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", default=",".join(LEVELS), help="comma-separated bot names (default: the levels)")
-    parser.add_argument("--maps", default="europe,new_york")
-    parser.add_argument("--games", type=int, default=200, help="games per level and map (default: 200)")
+    parser.add_argument("--levels", default=None, help="comma-separated bot names (default: the levels)")
+    parser.add_argument("--maps", default=None, help="comma-separated maps (default: europe,new_york)")
+    parser.add_argument("--games", type=int, default=None, help="games per level and map (default: 200)")
     parser.add_argument("--seed", type=int, default=70000)
     parser.add_argument("--against", default=None, help="comma-separated opponents (default: the mix)")
     parser.add_argument("--top", type=int, default=3, help="games listed per level (default: 3)")
@@ -294,21 +297,31 @@ def main(argv: list[str] | None = None) -> int:
                         help="append each game to this file as a JSON line; games already in it are not played again")
     parser.add_argument("--markdown", type=Path, default=None, help="write the figures as a Markdown table here")
     parser.add_argument("--from", dest="sources", type=Path, nargs="+", default=None,
-                        help="read the games of these --out files instead of playing")
+                        help="read the games of these --out files instead of playing (only those of --levels, "
+                             "--maps and the seeds of --seed/--games when given; a game of a later file replaces "
+                             "the same game of an earlier one)")
     args = parser.parse_args(argv)
     header = run_header(sys.argv[1:] if argv is None else argv)
     runs: list[dict[str, str]] = []
     if args.sources:
-        outcomes: list[Outcome] = []
+        picked: dict[Task, Outcome] = {}  # a later file's game replaces the same game of an earlier file
         for source in args.sources:
             if not source.is_file():
                 parser.error(f"--from {source}: no such file")
             more_runs, games = read_games(source)
             runs += more_runs
-            outcomes += games
+            picked.update((task_key(o), o) for o in games)
+        levels = args.levels.split(",") if args.levels else None
+        maps = args.maps.split(",") if args.maps else None
+        window = range(args.seed, args.seed + args.games) if args.games is not None else None
+        outcomes = [o for o in picked.values() if (levels is None or o.level in levels)
+                    and (maps is None or o.map_name in maps) and (window is None or o.seed in window)]
         if not outcomes:
-            parser.error("--from: the files hold no games")
+            parser.error("--from: the files hold no games of those levels, maps and seeds")
     else:
+        args.levels = args.levels or ",".join(LEVELS)
+        args.maps = args.maps or "europe,new_york"
+        args.games = 200 if args.games is None else args.games
         mix = args.against.split(",") if args.against else MIX
         todo = list(tasks(args.levels.split(","), args.maps.split(","), args.games, args.seed, mix))
         done: list[Outcome] = []

@@ -52,6 +52,20 @@ def test_a_run_writes_its_games_goes_on_where_it_stopped_and_makes_the_table(
     assert script.main(["--from", str(out), "--markdown", str(again), "--hand", "1", "--trains", "0"]) == 0
     row = next(line for line in again.read_text().splitlines() if line.startswith("| random | new_york |"))
     assert row.split("|")[7].strip() == str(sum(g.hand >= 1 for g in games))
+    # A later file's game replaces the same game of an earlier one; --games and --seed pick the seeds.
+    later = tmp_path / "later.jsonl"
+    changed = {**lines[2], "hand": 99, "trains": 30}
+    later.write_text(json.dumps({"run": {"commit": "abc", "build": "compiled", "command": "later run"}}) + "\n"
+                     + json.dumps(changed) + "\n")
+    picked = tmp_path / "picked.md"
+    assert script.main(["--from", str(out), str(later), "--games", "2", "--markdown", str(picked)]) == 0
+    text = picked.read_text()
+    assert "`later run` (compiled, commit abc)" in text
+    row = next(line for line in text.splitlines() if line.startswith("| random | new_york |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[2] == "2" and cells[5].startswith("99/30") and cells[6] == "1"  # seeds 70000 and 70001 only
+    with pytest.raises(SystemExit):
+        script.main(["--from", str(out), "--levels", "expert"])  # no such games
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"level": "easy"}\n')
     with pytest.raises(SystemExit, match=r"bad\.jsonl:1"):
