@@ -156,7 +156,8 @@ def build() -> str:
 
 
 def commit() -> str:
-    """The short commit of the source, marked when `src/` has changes not committed ("unknown" outside git)."""
+    """The short commit of the source, marked when `src/` has changes not committed or the compiled build is
+    not of this source (`scripts/compiled --check`); "unknown" outside git."""
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
                               check=True).stdout.strip()
@@ -164,7 +165,12 @@ def commit() -> str:
                                check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
-    return f"{head} with uncommitted changes to src/" if dirty else head
+    if dirty:
+        return f"{head} with uncommitted changes to src/"
+    if build() == "compiled" and subprocess.run([str(ROOT / "scripts" / "compiled"), "--check"], cwd=ROOT,
+                                                capture_output=True, check=False).returncode != 0:
+        return f"{head}, but the compiled build is of other source"
+    return head
 
 
 def run_header(argv: list[str]) -> dict[str, str]:
