@@ -476,16 +476,18 @@ def test_bots_do_not_try_again_a_tunnel_they_abandoned_from_the_same_hand_and_bo
     """With the deck and discard pile a few locomotives, every seat could claim its tunnel, abandon it and
     claim it again for ever (a playout of the search did). Back at the hand and board it
     abandoned from (read from the log: a bot keeps no memory of it), with 10 cards or fewer left to reveal, a
-    bot draws instead. With more left it tries the tunnel it has abandoned once again only holding spare cards
-    for every card a reveal can ask (3): it draws while it holds fewer, and claims once it holds them."""
+    bot does something else. With more left it tries the tunnel it has abandoned once again only holding spare
+    cards for every card a reveal can ask (3): it draws or claims another route while it holds fewer (the paper
+    agents plan around the tunnel then), and claims once it holds them."""
     game, first = _tunnel_abandoned_with_few_cards_left(agent, seed, hand, tunnel)
     _ids, legal = legal_actions(game)
     assert first in legal
     again = make_bot(agent, game.map, 0, 1).choose(SeatView.of(game, 0), legal)
-    assert again.kind == "draw_card"
+    assert again.kind in ("draw_card", "claim_route") and again.route != tunnel  # a draw, or a route around it
     for _ in range(7):  # 11 cards to reveal
         positions.move_card(game, game.map.card_index["red"], positions.hand(1), positions.DISCARD)
-    assert make_bot(agent, game.map, 0, 1).choose(SeatView.of(game, 0), legal).kind == "draw_card"
+    again = make_bot(agent, game.map, 0, 1).choose(SeatView.of(game, 0), legal)
+    assert again.kind in ("draw_card", "claim_route") and again.route != tunnel
     wild = game.map.card_index["locomotive"]
     for _ in range(3):  # three locomotives from the other seat's hand: spare cards for the reveal
         positions.move_card(game, wild, positions.hand(1), positions.hand(0))
@@ -588,3 +590,18 @@ def test_a_large_hand_waiting_for_the_plan_is_spent_on_points_late_in_the_game()
     bots = [make_bot("hard", europe, 0, 70005), make_bot("greedy", europe, 1, 70005)]
     game = play_game(europe, bots, 70005, players=["a", "b"])
     assert sum(game.hands[0]) <= 16 and game.trains[0] <= 4  # the plan route's 4 trains kept
+
+
+@pytest.mark.parametrize(("seed", "seat", "opponent"), [(70295, 0, "greedy_long_fitted"), (70069, 1, "greedy_long"),
+                                                        (70102, 1, "one_step_thinker")])
+def test_long_route_junkie_spends_a_large_hand_instead_of_drawing_to_the_end(seed: int, seat: int,
+                                                                              opponent: str) -> None:
+    """Deals on which `easy` (Long Route Junkie) held 52, 36 and 38 cards at the end with 28, 23 and 13 trains
+    left, drawing for a tunnel it had abandoned, a ferry without its locomotives, or one long route: it plans
+    around the tunnel, collects the ferry's locomotives, and with 16 cards spends them on its longest route."""
+    game_map = load_map("europe")
+    specs = [opponent, opponent]
+    specs[seat] = "long_route_junkie"
+    game = play_game(game_map, [make_bot(spec, game_map, s, seed) for s, spec in enumerate(specs)], seed)
+    assert game.is_over
+    assert sum(game.hands[seat]) < 20 or game.trains[seat] < 6

@@ -13,7 +13,10 @@ Conventions of the original code kept here (see docs/fdg2017.md, "The agents"):
   hand and board while few cards are left to reveal (`ttr.bots.abandoned_tunnel`); it draws instead.
   Otherwise, with a deck of a few locomotives, it could claim and abandon that tunnel for ever. Nor does it
   claim a tunnel it has abandoned before in the game without spare cards for the whole reveal
-  (`Board.tunnel_spare`): it tried the same tunnel four times in a game.
+  (`Board.tunnel_spare`): it tried the same tunnel four times in a game. While it could not, its paths go
+  around that tunnel (`hop_costs`), else it drew for it to the end of the game (52 cards held, 28 trains left).
+- ours too: the card to collect for a ferry is the locomotive while the hand lacks the ones it needs
+  (`collect_colour`; there were no ferries in the original's map), else it drew colours for it to the end.
 """
 
 from __future__ import annotations
@@ -112,9 +115,33 @@ def pay_or_abandon(opts: Options) -> Action | None:
 
 
 def hop_costs(board: Board, min_length: int = 0) -> list[float]:
-    """Costs for fewest-route paths over the routes open to the seat (own routes free)."""
+    """Costs for fewest-route paths over the routes open to the seat (own routes free). A tunnel the seat has
+    abandoned before is left out while the hand could not pay it with spare cards for the whole reveal
+    (`retry_payable`): the agent may not claim it then, so it plans around it instead of drawing for it."""
     base = route_costs(board, min_length=min_length)
-    return [c if c in (0.0, INF) else HOP + c for c in base]
+    costs = [c if c in (0.0, INF) else HOP + c for c in base]
+    for r in set(board.tunnels_abandoned):
+        if costs[r] not in (0.0, INF) and not retry_payable(board, r):
+            costs[r] = INF
+    return costs
+
+
+def retry_payable(board: Board, route: int) -> bool:
+    """Whether the hand holds the cards for tunnel `route` and the spare cards its claim should leave
+    (`Board.tunnel_spare`): the most cards of one colour it can be paid in, plus the wild cards."""
+    ix = board.ix
+    hand = board.hand
+    colours = range(ix.ncol) if ix.colour[route] < 0 else (ix.colour[route],)
+    return max(hand[c] for c in colours) + hand[ix.wild] >= ix.length[route] + board.tunnel_spare(route)
+
+
+def collect_colour(board: Board, route: int) -> int:
+    """The card to collect for `route`: the wild card while the hand lacks the locomotives a ferry needs,
+    else the link's colour (`target_colour`)."""
+    ix = board.ix
+    if board.hand[ix.wild] < ix.ferry[route]:
+        return ix.wild
+    return target_colour(board, ix.link[route])
 
 
 def hop_path(board: Board, costs: list[float], a: int, b: int) -> list[int] | None:

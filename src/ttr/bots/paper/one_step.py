@@ -5,13 +5,14 @@ from __future__ import annotations
 from ttr.bots.paper.common import (
     PaperBot,
     claim_link,
+    collect_colour,
     draw_colour,
     hop_costs,
     hop_path,
     incomplete,
     most_held_colour,
     path_trains,
-    target_colour,
+    retry_payable,
 )
 from ttr.bots.planning import INF, Board, Options
 from ttr.engine import Action
@@ -30,11 +31,12 @@ class OneStepThinker(PaperBot):
 
     Target: the most valuable incomplete ticket it can still reach (first held on ties); along a
     fewest-route path from its first city, the first route it does not own; the colour it holds most of
-    (of the track colours; any colour if a track is gray). With no ticket target and no ticket draw: the
-    longest open route it has the trains for, ties broken by how well the hand fits it (10 when one colour
-    covers it, 9 when one colour plus locomotives does, else 9 - length + the cards of its colour; a gray
-    route scores 10 - length + the best colour count in the last case). It claims the target when it can,
-    else draws the target colour face up, else a face-up locomotive (first card only), else blind.
+    (of the track colours; any colour if a track is gray), or the locomotive while a ferry lacks them. With
+    no ticket target and no ticket draw: the longest open route it has the trains for (not a tunnel it may
+    not claim again, `hop_costs`), ties broken by how well the hand fits it (10 when one colour covers it,
+    9 when one colour plus locomotives does, else 9 - length + the cards of its colour; a gray route scores
+    10 - length + the best colour count in the last case). It claims the target when it can, else draws
+    the target colour face up, else a face-up locomotive (first card only), else blind.
 
     Deviations from the original code:
     - the mid-game ticket valuation called graph methods that do not exist, so every ticket looked
@@ -47,6 +49,8 @@ class OneStepThinker(PaperBot):
     - it did not check its trains against the target (it could stall late in the game): routes longer
       than its trains are left out of its paths;
     - the long-route tie-break scored a coloured route by the best count of any colour: here by its colour.
+    - ours: with `hand_cap` (16) cards or more and a target it cannot claim yet, it claims the longest route
+      it can pay instead of drawing (it held 52 cards with 28 trains left, drawing for one route).
     Kept as coded: fewest-route paths, no stations. Guessed: tunnels are paid with the fewest locomotives
     when it can (the original engine paid automatically); the target is recomputed every turn (the
     original recomputed it when a score changed, with the same result except for the colour to draw).
@@ -57,6 +61,7 @@ class OneStepThinker(PaperBot):
     gray_single_colour_score = 10
     draws_tickets = True
     values_setup_tickets = False
+    hand_cap = 16  # ours: with this many cards and a target it cannot claim, claim the longest route it can
 
     # ------------------------------------------------------------------ tickets
 
@@ -101,7 +106,7 @@ class OneStepThinker(PaperBot):
                 best = (t, path)
         if best is not None:
             r = next(r for r in best[1] if board.owner[r] != board.seat)
-            return ix.link[r], target_colour(board, ix.link[r])
+            return ix.link[r], collect_colour(board, r)
         if self.draws_tickets and can_draw_tickets and min(board.trains) >= 8:
             return TICKETS, -1
         return self._longest(board)
@@ -113,7 +118,7 @@ class OneStepThinker(PaperBot):
         best: tuple[tuple[int, int, int], int] | None = None
         for r, ok in enumerate(board.open):
             length = ix.length[r]
-            if not ok or length > board.my_trains:
+            if not ok or length > board.my_trains or (r in board.tunnels_abandoned and not retry_payable(board, r)):
                 continue
             c = ix.colour[r]
             count = max(hand[: ix.ncol]) if c < 0 else hand[c]
@@ -130,7 +135,7 @@ class OneStepThinker(PaperBot):
             return None
         r = best[1]
         colour = ix.colour[r] if ix.colour[r] >= 0 else most_held_colour(ix, hand)
-        return ix.link[r], colour
+        return ix.link[r], ix.wild if hand[ix.wild] < ix.ferry[r] else colour
 
     # ------------------------------------------------------------------ turns
 
@@ -146,7 +151,25 @@ class OneStepThinker(PaperBot):
         option = claim_link(opts, ix, link, colour) or claim_link(opts, ix, link, None)
         if option is not None:
             return option.action
+        if self.hand_cap and sum(board.hand) >= self.hand_cap:
+            spend = self._spend(board, opts)
+            if spend is not None:
+                return spend
         return draw_colour(opts, ix, colour, first=True, wild_fallback=True)
+
+    def _spend(self, board: Board, opts: Options) -> Action | None:
+        """The longest route it can claim now (fewest locomotives; not a tunnel it may not claim again): a hand
+        of `hand_cap` cards waiting for the target is spent instead of growing to the end of the game."""
+        ix = self.ix
+        best: tuple[tuple[int, int, int], Action] | None = None
+        for r, options in opts.claims.items():
+            if ix.length[r] > board.my_trains or (r in board.tunnels_abandoned and not retry_payable(board, r)):
+                continue
+            for option in options:
+                key = (ix.length[r], -option.wilds, -r)
+                if best is None or key > best[0]:
+                    best = (key, option.action)
+        return best[1] if best else None
 
     def second_card(self, board: Board, opts: Options) -> Action | None:
         """The target colour face up, else blind."""
