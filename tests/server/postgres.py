@@ -4,6 +4,10 @@
 loopback port (or the port `TTR_TEST_PG_PORT` names, plus the pytest-xdist worker's number), with trust
 authentication; as root it runs them as the `postgres` user (runuser) in a folder that user owns. It raises
 `PostgresUnavailable` with the reason when that cannot be done.
+
+A server started by pg_ctl outlives the process that started it, so each cluster has a watchdog: a small process
+of its own session that holds the read end of a pipe from the test process and, when the pipe closes (`stop()`,
+or the test process ending in any way, killed included), stops the server and removes its folder.
 """
 
 from __future__ import annotations
@@ -14,7 +18,9 @@ import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -22,20 +28,51 @@ class PostgresUnavailable(Exception):
     """No PostgreSQL server can be started here; the message says why."""
 
 
+# The watchdog (argv: the folder, then the pg_ctl command): waits for the end of its standard input, then stops
+# the server and removes the folder.
+WATCHDOG = r"""
+import shutil, subprocess, sys
+sys.stdin.buffer.read()
+base, command = sys.argv[1], sys.argv[2:]
+subprocess.run([*command, "-D", base + "/data", "-m", "immediate", "-w", "stop"], capture_output=True, timeout=60)
+shutil.rmtree(base, ignore_errors=True)
+"""
+
+
 @dataclass
 class Postgres:
-    """A running throwaway cluster."""
+    """A running throwaway cluster and its watchdog."""
 
     url: str
     base: str
     bindir: str
     prefix: list[str]
+    watchdog: subprocess.Popen[bytes]
 
     def stop(self) -> None:
-        """Stop the server and remove its folder."""
-        subprocess.run([*self.prefix, f"{self.bindir}/pg_ctl", "-D", f"{self.base}/data", "-m", "immediate", "-w",
-                        "stop"], capture_output=True, timeout=60, check=False)
-        shutil.rmtree(self.base, ignore_errors=True)
+        """Stop the server and remove its folder (the watchdog does, once its pipe is closed)."""
+        if self.watchdog.stdin is not None:
+            self.watchdog.stdin.close()
+        try:
+            self.watchdog.wait(timeout=90)
+        except subprocess.TimeoutExpired:
+            self.watchdog.kill()
+        _stop(self.base, self.bindir, self.prefix)  # already done, unless the watchdog failed
+
+
+def _stop(base: str, bindir: str, prefix: list[str]) -> None:
+    """Stop the server of the cluster in `base` (if it runs) and remove the folder."""
+    if os.path.isdir(base):
+        subprocess.run([*prefix, f"{bindir}/pg_ctl", "-D", f"{base}/data", "-m", "immediate", "-w", "stop"],
+                       capture_output=True, timeout=60, check=False)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _watchdog(base: str, bindir: str, prefix: list[str]) -> subprocess.Popen[bytes]:
+    """Start the watchdog of the cluster in `base`; the caller keeps its pipe open while the server is wanted."""
+    return subprocess.Popen([sys.executable, "-c", WATCHDOG, base, *prefix, f"{bindir}/pg_ctl"],
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)  # its own session: a Ctrl-C to the tests does not end it first
 
 
 def _free_port() -> int:
@@ -82,9 +119,21 @@ def start_postgres(port: int | None = None) -> Postgres:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([*prefix, *args], capture_output=True, text=True, timeout=120, check=False)
 
+    watchdog = _watchdog(base, bindir, prefix)  # from here on, the folder goes when this process does
+    try:
+        return Postgres(_start(base, bindir, port, run), base, bindir, prefix, watchdog)
+    except BaseException:
+        _stop(base, bindir, prefix)
+        if watchdog.stdin is not None:
+            watchdog.stdin.close()
+        watchdog.wait(timeout=90)
+        raise
+
+
+def _start(base: str, bindir: str, port: int, run: Callable[..., subprocess.CompletedProcess[str]]) -> str:
+    """Create the cluster in `base` and start its server on `port`; its URL (`PostgresUnavailable` if it fails)."""
     done = run(f"{bindir}/initdb", "-D", f"{base}/data", "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync")
     if done.returncode != 0:
-        shutil.rmtree(base, ignore_errors=True)
         raise PostgresUnavailable(f"initdb failed: {(done.stderr or done.stdout).strip()[-300:]}")
     options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
     done = run(f"{bindir}/pg_ctl", "-D", f"{base}/data", "-o", options, "-l", f"{base}/server.log", "-w", "-t", "60",
@@ -96,9 +145,8 @@ def start_postgres(port: int | None = None) -> Postgres:
                 log = f.read()[-300:]
         except OSError:
             pass
-        shutil.rmtree(base, ignore_errors=True)
         raise PostgresUnavailable(f"pg_ctl start failed: {(done.stderr or done.stdout).strip()[-200:]} {log}")
-    return Postgres(f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", base, bindir, prefix)
+    return f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
 
 
 def drop_tables(url: str) -> None:
