@@ -14,6 +14,11 @@ const LETTER_BASELINE = 4; // centres a capital of LETTER_SIZE in its space
 // high and route letters (11 units) at least 9 px, as font sizes and as drawn (tests/web/test_board_view.py)
 export const READABLE = 0.85;
 
+/** Set an attribute only where it differs: an update redraws only what changed. */
+function setAttr(el, name, value) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
 function svgEl(tag, attrs) {
   const el = document.createElementNS(SVGNS, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
@@ -85,7 +90,8 @@ export class Board {
   }
 
   routeGroup(index) {
-    return this.svg.querySelector(`#route-${index}`);
+    if (!this.groups) this.groups = new Map([...this.svg.querySelectorAll("g.route")].map((g) => [g.id, g]));
+    return this.groups.get(`route-${index}`) || this.svg.querySelector(`#route-${index}`);
   }
 
   wireRoute(route) {
@@ -311,7 +317,7 @@ export class Board {
       const g = this.routeGroup(r.index);
       const owner = state.owners.get(r.index);
       g.classList.toggle("claimable", state.claimable.has(r.index));
-      g.setAttribute("tabindex", state.claimable.has(r.index) ? "0" : "-1");
+      setAttr(g, "tabindex", state.claimable.has(r.index) ? "0" : "-1");
       g.classList.toggle("on-path", this.state.path.has(r.index));
       g.classList.toggle("path-todo", todo.has(r.index));
       g.classList.toggle("quiet", quiet.has(r.index));
@@ -342,11 +348,11 @@ export class Board {
       } else if (owner === undefined) {
         delete g.dataset.seat;
       }
-      g.setAttribute("aria-label", this.describe(r.index));
+      setAttr(g, "aria-label", this.describe(r.index));
     }
     this.svg.classList.toggle("has-claims", state.owners.size > 0); // unclaimed routes fade a little
-    for (const old of this.svg.querySelectorAll(".station-piece")) old.remove();
-    for (const g of this.svg.querySelectorAll("g.city")) {
+    if (!this.cities) this.cities = [...this.svg.querySelectorAll("g.city")];
+    for (const g of this.cities) {
       const owner = state.stations.get(g.dataset.city);
       g.classList.toggle("has-station", owner !== undefined);
       g.classList.toggle("last-move", owner !== undefined && Boolean(state.recentCities && state.recentCities.has(g.dataset.city)));
@@ -355,12 +361,16 @@ export class Board {
       g.classList.toggle("quiet", Boolean(state.quietCities && state.quietCities.has(g.dataset.city)));
       g.classList.toggle("hinted", Boolean(state.hintedCities && state.hintedCities.has(g.dataset.city)));
       if (state.stationCities && state.stationCities.has(g.dataset.city)) {
-        g.setAttribute("tabindex", "0");
-        g.setAttribute("role", "button");
+        setAttr(g, "tabindex", "0");
+        setAttr(g, "role", "button");
       } else {
-        g.removeAttribute("tabindex");
-        g.removeAttribute("role");
+        if (g.hasAttribute("tabindex")) g.removeAttribute("tabindex");
+        if (g.hasAttribute("role")) g.removeAttribute("role");
       }
+      // a station stays drawn while its owner is the same (one of another seat, or none, is taken away)
+      const old = g.querySelector(":scope > .station-piece");
+      if (old && old.dataset.seat === String(owner)) continue;
+      if (old) old.remove();
       if (owner === undefined) continue;
       const x = g.dataset.stationX; // beside the dot, clear of the names (the layout chose the side)
       const y = g.dataset.stationY;
