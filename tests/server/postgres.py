@@ -28,14 +28,14 @@ class PostgresUnavailable(Exception):
     """No PostgreSQL server can be started here; the message says why."""
 
 
-# The watchdog (argv: the folder, then the pg_ctl command): waits for the end of its standard input, then stops
-# the server and removes the folder.
+# The watchdog (argv: this module's folder, the cluster's folder, the bindir, then the prefix): waits for the end of
+# its standard input, then stops the server and removes the folder with `_stop`.
 WATCHDOG = r"""
-import shutil, subprocess, sys
+import sys
+sys.path.insert(0, sys.argv[1])
+from postgres import _stop
 sys.stdin.buffer.read()
-base, command = sys.argv[1], sys.argv[2:]
-subprocess.run([*command, "-D", base + "/data", "-m", "immediate", "-w", "stop"], capture_output=True, timeout=60)
-shutil.rmtree(base, ignore_errors=True)
+_stop(sys.argv[2], sys.argv[3], sys.argv[4:])
 """
 
 
@@ -51,13 +51,7 @@ class Postgres:
 
     def stop(self) -> None:
         """Stop the server and remove its folder (the watchdog does, once its pipe is closed)."""
-        if self.watchdog.stdin is not None:
-            self.watchdog.stdin.close()
-        try:
-            self.watchdog.wait(timeout=90)
-        except subprocess.TimeoutExpired:
-            self.watchdog.kill()
-        _stop(self.base, self.bindir, self.prefix)  # already done, unless the watchdog failed
+        _end(self.watchdog, self.base, self.bindir, self.prefix)
 
 
 def _stop(base: str, bindir: str, prefix: list[str]) -> None:
@@ -68,9 +62,21 @@ def _stop(base: str, bindir: str, prefix: list[str]) -> None:
         shutil.rmtree(base, ignore_errors=True)
 
 
+def _end(watchdog: subprocess.Popen[bytes], base: str, bindir: str, prefix: list[str]) -> None:
+    """Close the watchdog's pipe and wait while it stops the server; stop it here if the watchdog did not."""
+    if watchdog.stdin is not None:
+        watchdog.stdin.close()
+    try:
+        watchdog.wait(timeout=90)
+    except subprocess.TimeoutExpired:
+        watchdog.kill()
+    _stop(base, bindir, prefix)  # already done, unless the watchdog failed
+
+
 def _watchdog(base: str, bindir: str, prefix: list[str]) -> subprocess.Popen[bytes]:
     """Start the watchdog of the cluster in `base`; the caller keeps its pipe open while the server is wanted."""
-    return subprocess.Popen([sys.executable, "-c", WATCHDOG, base, *prefix, f"{bindir}/pg_ctl"],
+    here = os.path.dirname(os.path.abspath(__file__))
+    return subprocess.Popen([sys.executable, "-c", WATCHDOG, here, base, bindir, *prefix],
                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)  # its own session: a Ctrl-C to the tests does not end it first
 
@@ -123,10 +129,7 @@ def start_postgres(port: int | None = None) -> Postgres:
     try:
         return Postgres(_start(base, bindir, port, run), base, bindir, prefix, watchdog)
     except BaseException:
-        _stop(base, bindir, prefix)
-        if watchdog.stdin is not None:
-            watchdog.stdin.close()
-        watchdog.wait(timeout=90)
+        _end(watchdog, base, bindir, prefix)
         raise
 
 

@@ -84,14 +84,15 @@ export class Board {
     this.routes = routeFacts(this.svg);
     this.byName = new Map(this.routes.filter(Boolean).map((r) => [r.name, r]));
     this.state = { owners: new Map(), stations: new Map(), claimable: new Set(), path: new Set(), names: [] };
+    this.routeGroups = new Map([...this.svg.querySelectorAll("g.route")].map((g) => [g.id, g])); // found once: update reads them all
+    this.cities = [...this.svg.querySelectorAll("g.city")];
     for (const r of this.routes) if (r) this.wireRoute(r);
-    for (const g of this.svg.querySelectorAll("g.city")) this.wireCity(g);
+    for (const g of this.cities) this.wireCity(g);
     this.relabel();
   }
 
   routeGroup(index) {
-    if (!this.groups) this.groups = new Map([...this.svg.querySelectorAll("g.route")].map((g) => [g.id, g]));
-    return this.groups.get(`route-${index}`) || this.svg.querySelector(`#route-${index}`);
+    return this.routeGroups.get(`route-${index}`);
   }
 
   wireRoute(route) {
@@ -351,7 +352,6 @@ export class Board {
       setAttr(g, "aria-label", this.describe(r.index));
     }
     this.svg.classList.toggle("has-claims", state.owners.size > 0); // unclaimed routes fade a little
-    if (!this.cities) this.cities = [...this.svg.querySelectorAll("g.city")];
     for (const g of this.cities) {
       const owner = state.stations.get(g.dataset.city);
       g.classList.toggle("has-station", owner !== undefined);
