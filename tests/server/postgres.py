@@ -153,13 +153,13 @@ def _start(base: str, bindir: str, port: int, run: Callable[..., subprocess.Comp
 
 
 def drop_tables(url: str) -> None:
-    """Drop the server's tables and the migrations' record (the next store starts from an empty database)."""
-    from sqlalchemy import create_engine, text
-
-    from ttr.server.schema import metadata
+    """Drop every table the database holds, the migrations' record included (the next store starts from an empty
+    database). The tables are read from the database itself, not from `ttr.server.schema.metadata`, which holds
+    only the tables of the modules imported so far (`ttr.server.online_tables` adds its own when imported)."""
+    from sqlalchemy import MetaData, create_engine
 
     engine = create_engine(url)
-    metadata.drop_all(engine)
-    with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    present = MetaData()
+    present.reflect(engine)
+    present.drop_all(engine)
     engine.dispose()

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from ttr.server import online_tables  # noqa: F401  (its tables on the MetaData, so that drop_tables drops them)
 from ttr.server.cluster import CHANNEL
 from ttr.server.sql_store import SqlStore
 from ttr.server.store import FINISHED, GameInfo, SeatInfo, StaleVersionError, StoredAction, UnknownGameError
