@@ -23,6 +23,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
+SCREENSHOTS = os.environ.get("TTR_SCREENSHOTS", "") not in ("", "0")  # see `shot`
 
 
 class Served:
@@ -193,9 +194,15 @@ def page(open_page: Callable[..., Any]) -> Any:
     return open_page(viewport=DESKTOP, locale="en-US")
 
 
-def shot(page: object, name: str, full_page: bool = True) -> Path:
-    """Keep a screenshot under test-artifacts/web/ (git-ignored)."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+def shot(target: object, name: str, full_page: bool = True) -> Path:
+    """Keep a screenshot of a page (all of it unless `full_page` is false) or of an element (a locator) as
+    test-artifacts/web/NAME.png (git-ignored), for a person to look at, when TTR_SCREENSHOTS=1 is set. No test
+    reads one, so by default none is taken (each costs a quarter of a second of CPU or more)."""
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=full_page)  # type: ignore[attr-defined]
+    if SCREENSHOTS:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        if hasattr(target, "goto"):  # a page
+            target.screenshot(path=str(path), full_page=full_page)
+        else:
+            target.screenshot(path=str(path))  # type: ignore[attr-defined]
     return path

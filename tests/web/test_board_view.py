@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, Served
+from .conftest import Served, shot
 from .driver import create_game, open_seat, wait_turn
 
 DESKTOP = {"width": 1400, "height": 900}
@@ -68,9 +68,8 @@ def test_text_is_readable_at_the_default_zoom(open_page: Any, server: Served, vi
           return x >= frame.left && x <= frame.right && y >= frame.top && y <= frame.bottom; });
     }""")
     assert inside and sum(inside) >= len(inside) / 2, inside
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     name = "desktop" if viewport is DESKTOP else "phone"
-    page.screenshot(path=str(ARTIFACTS / f"board-{map_name}-{name}.png"))
+    shot(page, f"board-{map_name}-{name}", full_page=False)
 
 
 def test_drag_pans_and_the_buttons_zoom(open_page: Any, server: Served) -> None:
@@ -156,7 +155,7 @@ def test_the_hand_and_the_draw_stay_on_screen_in_a_bar(open_page: Any, server: S
         w.scrollLeft = w.scrollWidth; w.scrollTop = w.scrollHeight; }""")
     assert page.evaluate(on_screen) == [True] * (5 + slots)
     assert page.locator("#dock").bounding_box() == bar
-    page.screenshot(path=str(ARTIFACTS / f"bar-{name}-zoomed.png"))
+    shot(page, f"bar-{name}-zoomed", full_page=False)
     # the page scrolled to its end: the bar stays, and the end of the page (the log) is above it
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     assert page.evaluate("window.scrollY") > 0
@@ -165,7 +164,7 @@ def test_the_hand_and_the_draw_stay_on_screen_in_a_bar(open_page: Any, server: S
     log = page.locator("#log").bounding_box()
     assert log["y"] + log["height"] <= bar["y"] + 1, (log, bar)
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-    page.screenshot(path=str(ARTIFACTS / f"bar-{name}-scrolled.png"))
+    shot(page, f"bar-{name}-scrolled", full_page=False)
     deck = page.locator("#draw-deck")
     deck.tap() if phone else deck.click()  # it works from the bar
     page.wait_for_function("document.querySelector('main').dataset.phase === 'second_card'")

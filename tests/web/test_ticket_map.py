@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from .conftest import ARTIFACTS, Served, shot
+from .conftest import Served, shot
 from .driver import click_and_wait, create_game, open_seat, state, wait_turn
 
 PATH_CHAIN = """(ticket) => {
@@ -113,7 +113,7 @@ def test_a_tapped_ticket_on_a_phone_brings_its_cities_into_view(open_page: Any, 
     assert page.evaluate(CITIES_IN_VIEW) == [[True, "rgb(0, 172, 193)"]] * 2
     assert float(page.locator("#board").get_attribute("data-scale")) <= scale
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    page.screenshot(path=str(ARTIFACTS / "ticket-tapped-phone.png"))
+    shot(page, "ticket-tapped-phone", full_page=False)
 
 def test_claimable_highlights_narrow_to_the_tickets_paths(page: Any, server: Served) -> None:
     game_id, token = create_game(server.base, "europe", seed=3)
