@@ -89,6 +89,7 @@ def new_context(browser: object, **options: object) -> Any:
 
 
 DESKTOP = {"width": 1400, "height": 1000}
+PLAYWRIGHT_VIEWPORT = {"width": 1280, "height": 720}  # a new context's, when its options name none
 
 
 class PagePool:
@@ -96,7 +97,7 @@ class PagePool:
     browser context and the first load of the page's scripts (about 2 s of CPU): a page given back is reset to a
     fresh context's state (no cookies, no storage on the server's origin, no routes, no other pages, its
     viewport) and handed to the next test that asks for the same context options. The page of a failed test is
-    closed instead, so that nothing it left can reach another test."""
+    closed instead (as is one that had an error), so that nothing it left can reach another test."""
 
     def __init__(self, browser: Any) -> None:
         self.browser = browser
@@ -111,8 +112,9 @@ class PagePool:
         """A page as a fresh context with `options` (see `new_context`) gives, at its viewport."""
         free = self.free.setdefault(self.key(options), [])
         page = free.pop() if free else new_context(self.browser, **options).new_page()
-        if "viewport" in options and page.viewport_size != options["viewport"]:
-            page.set_viewport_size(options["viewport"])
+        viewport = options.get("viewport", PLAYWRIGHT_VIEWPORT)
+        if page.viewport_size != viewport:
+            page.set_viewport_size(viewport)
         page.set_default_timeout(60000)  # waits end on their condition: the bound only matters on a loaded machine
         return page
 
@@ -181,9 +183,10 @@ def open_page(page_pool: PagePool, server: Served, request: pytest.FixtureReques
         return page
 
     yield open_
+    reuse = not errors and not request.node.stash.get(FAILED, False)
     for page, options, listener in taken:
         page.remove_listener("pageerror", listener)
-        page_pool.give_back(page, options, server.base, reuse=not request.node.stash.get(FAILED, False))
+        page_pool.give_back(page, options, server.base, reuse)
     assert not errors, f"errors in the page: {errors}"
 
 
