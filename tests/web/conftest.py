@@ -4,12 +4,13 @@ download)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
+SCREENSHOTS = os.environ.get("TTR_SCREENSHOTS", "") not in ("", "0")  # see `shot`
 
 
 class Served:
@@ -86,25 +88,124 @@ def new_context(browser: object, **options: object) -> Any:
     return browser.new_context(**{"reduced_motion": "reduce", **options})  # type: ignore[attr-defined]
 
 
-@pytest.fixture
-def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
-    """A fresh browser context (empty localStorage) in English, with reduced motion (`new_context`); page errors
-    fail the test."""
-    context = new_context(browser, viewport={"width": 1400, "height": 1000}, locale="en-US")
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.set_default_timeout(60000)  # waits end on their condition: the bound only matters on a loaded machine
+DESKTOP = {"width": 1400, "height": 1000}
+PLAYWRIGHT_VIEWPORT = {"width": 1280, "height": 720}  # a new context's, when its options name none
+
+
+class PagePool:
+    """Pages kept open for the browser tests a worker runs in a row, so that a test does not pay for a new
+    browser context and the first load of the page's scripts (about 2 s of CPU): a page given back is reset to a
+    fresh context's state (no cookies, no storage on the server's origin, no routes, no other pages, its
+    viewport) and handed to the next test that asks for the same context options. The page of a failed test is
+    closed instead (as is one that had an error), so that nothing it left can reach another test."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.free: dict[str, list[Any]] = {}
+
+    @staticmethod
+    def key(options: dict[str, Any]) -> str:
+        """Which pages may serve `options`: those of the same context options (the viewport is the page's)."""
+        return json.dumps({k: v for k, v in options.items() if k != "viewport"}, sort_keys=True)
+
+    def take(self, options: dict[str, Any]) -> Any:
+        """A page as a fresh context with `options` (see `new_context`) gives, at its viewport."""
+        free = self.free.setdefault(self.key(options), [])
+        page = free.pop() if free else new_context(self.browser, **options).new_page()
+        viewport = options.get("viewport", PLAYWRIGHT_VIEWPORT)
+        if page.viewport_size != viewport:
+            page.set_viewport_size(viewport)
+        page.set_default_timeout(60000)  # waits end on their condition: the bound only matters on a loaded machine
+        return page
+
+    def give_back(self, page: Any, options: dict[str, Any], origin: str, reuse: bool) -> None:
+        """Reset `page` for the next test (or close its context, if `reuse` is false or the reset fails)."""
+        context = page.context
+        if reuse:
+            try:
+                for other in context.pages:
+                    if other is not page:
+                        other.close()
+                page.unroute_all(behavior="ignoreErrors")
+                context.unroute_all(behavior="ignoreErrors")
+                page.goto(origin + "/__blank__")  # the server's page for no address: same origin, no script
+                page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+                context.clear_cookies()
+                context.clear_permissions()
+            except Exception:  # a page that cannot be reset is closed, not reused
+                reuse = False
+        if reuse:
+            self.free.setdefault(self.key(options), []).append(page)
+        else:
+            context.close()
+
+    def close(self) -> None:
+        for pages in self.free.values():
+            for page in pages:
+                page.context.close()
+        self.free.clear()
+
+
+@pytest.fixture(scope="package")
+def page_pool(browser: object) -> Iterator[PagePool]:
+    """The pages kept open between the tests of a worker (`PagePool`)."""
+    pool = PagePool(browser)
     try:
-        yield pg
+        yield pool
     finally:
-        context.close()
+        pool.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Note on the test whether any phase failed (`open_page` closes the pages of a failed test)."""
+    outcome = yield
+    if outcome.get_result().failed:  # type: ignore[attr-defined]
+        item.stash[FAILED] = True
+
+
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.fixture
+def open_page(page_pool: PagePool, server: Served, request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
+    """`open_page(**options)`: a page as a fresh browser context with `options` (see `new_context`) gives,
+    on the tests' server's origin; page errors fail the test. The pages go back to the pool after the test."""
+    taken: list[tuple[Any, dict[str, Any], Callable[[Any], None]]] = []
+    errors: list[str] = []
+
+    def open_(**options: Any) -> Any:
+        options = {"reduced_motion": "reduce", **options}
+        page = page_pool.take(options)
+        listener = lambda exc: errors.append(str(exc))  # noqa: E731
+        page.on("pageerror", listener)
+        taken.append((page, options, listener))
+        return page
+
+    yield open_
+    reuse = not errors and not request.node.stash.get(FAILED, False)
+    for page, options, listener in taken:
+        page.remove_listener("pageerror", listener)
+        page_pool.give_back(page, options, server.base, reuse)
     assert not errors, f"errors in the page: {errors}"
 
 
-def shot(page: object, name: str, full_page: bool = True) -> Path:
-    """Keep a screenshot under test-artifacts/web/ (git-ignored)."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+@pytest.fixture
+def page(open_page: Callable[..., Any]) -> Any:
+    """A page as a fresh browser context gives (empty localStorage), in English, with reduced motion
+    (`new_context`), 1400 x 1000; page errors fail the test."""
+    return open_page(viewport=DESKTOP, locale="en-US")
+
+
+def shot(target: object, name: str, full_page: bool = True) -> Path:
+    """Keep a screenshot of a page (all of it unless `full_page` is false) or of an element (a locator) as
+    test-artifacts/web/NAME.png (git-ignored), for a person to look at, when TTR_SCREENSHOTS=1 is set. No test
+    reads one, so by default none is taken (each costs a quarter of a second of CPU or more)."""
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=full_page)  # type: ignore[attr-defined]
+    if SCREENSHOTS:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        if hasattr(target, "goto"):  # a page
+            target.screenshot(path=str(path), full_page=full_page)
+        else:
+            target.screenshot(path=str(path))  # type: ignore[attr-defined]
     return path

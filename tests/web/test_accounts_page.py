@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .conftest import Served, new_context, shot
+from .conftest import Served, shot
 from .driver import create_game, open_seat, state
 
 
@@ -19,7 +19,7 @@ def register_in_page(page: Any, base: str, name: str, password: str = "correct h
     page.wait_for_selector("#account-info")
 
 
-def test_a_guest_registers_keeps_the_game_and_opens_it_elsewhere(page: Any, server: Served, browser: Any) -> None:
+def test_a_guest_registers_keeps_the_game_and_opens_it_elsewhere(page: Any, server: Served, open_page: Any) -> None:
     game_id, token = create_game(server.base, "new_york", seed=5)
     open_seat(page, server.base, game_id, token)
     register_in_page(page, server.base, "Web Ana")
@@ -42,26 +42,22 @@ def test_a_guest_registers_keeps_the_game_and_opens_it_elsewhere(page: Any, serv
     assert page.locator("#account-error .error-text").inner_text() == "名字或密码不对；没有任何改动。"
     page.select_option("#lang-select", "en")
     # another browser: log in, the lobby lists the game with "your turn", and it opens without the token
-    context = new_context(browser, viewport={"width": 390, "height": 844}, locale="en-US")
-    other = context.new_page()
-    try:
-        other.goto(server.base + "/#/account")
-        other.wait_for_selector("#login-form")
-        other.fill("#login-name", "WEB ANA")
-        other.fill("#login-password", "correct horse")
-        other.press("#login-password", "Enter")  # by keyboard
-        other.wait_for_selector("#account-info")
-        other.goto(server.base + "/#/")
-        other.wait_for_selector(f'#account-games li[data-game="{game_id}"]')
-        entry = other.locator(f'#account-games li[data-game="{game_id}"]')
-        assert entry.get_attribute("data-your-turn") == "1" and "your turn" in entry.inner_text()
-        shot(other, "account-games-phone")
-        assert other.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
-        entry.locator("a").click()
-        other.wait_for_selector("main[data-version]")
-        assert state(other) == ("choose_tickets", "0", True)
-    finally:
-        context.close()
+    other = open_page(viewport={"width": 390, "height": 844}, locale="en-US")
+    other.goto(server.base + "/#/account")
+    other.wait_for_selector("#login-form")
+    other.fill("#login-name", "WEB ANA")
+    other.fill("#login-password", "correct horse")
+    other.press("#login-password", "Enter")  # by keyboard
+    other.wait_for_selector("#account-info")
+    other.goto(server.base + "/#/")
+    other.wait_for_selector(f'#account-games li[data-game="{game_id}"]')
+    entry = other.locator(f'#account-games li[data-game="{game_id}"]')
+    assert entry.get_attribute("data-your-turn") == "1" and "your turn" in entry.inner_text()
+    shot(other, "account-games-phone")
+    assert other.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    entry.locator("a").click()
+    other.wait_for_selector("main[data-version]")
+    assert state(other) == ("choose_tickets", "0", True)
 
 
 def test_bad_names_are_said_in_the_page(page: Any, server: Served) -> None:

@@ -264,8 +264,12 @@ def test_keyboard_claim_and_confirm_step(page: Any, server: Served) -> None:
 
 def test_hint(page: Any, server: Served) -> None:
     hints: list[dict[str, Any]] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: hints.extend(
-        m for m in [json.loads(payload)] if m.get("type") == "hint")))
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: hints.extend(
+            m for m in [json.loads(payload)] if m.get("type") == "hint"))
+
+    page.on("websocket", on_socket)
     start(page, server)
     keep_setup(page)
     page.click("#hint-button")
@@ -275,6 +279,7 @@ def test_hint(page: Any, server: Served) -> None:
     move = hints[0]["reason"].split(": ")[0]
     shown = page.locator("#hint-text").inner_text()
     assert shown.startswith(f"Hint: {move}: ") and shown.count(move) == 1, shown
+    page.remove_listener("websocket", on_socket)
 
 
 def test_draw_tickets_and_choose_which_to_keep(page: Any, server: Served) -> None:

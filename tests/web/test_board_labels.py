@@ -15,7 +15,7 @@ from ttr.maps import load_map
 from ttr.maps.layout import CITY_RADIUS, REACH, layout_board
 from ttr.maps.render import TITLE_HEIGHT, render_svg
 
-from .conftest import ARTIFACTS, Served
+from .conftest import Served, shot
 from .driver import create_game
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -166,7 +166,6 @@ def test_names_clear_the_routes_in_the_browser(page: Any, server: Served, map_na
         # each name by its own city (a translation too), clear of the routes, the other names and dots
         found[lang] = overlaps(names, polys) + crowded(names, dots) + far(names, dots)
         seen.append(names[city])
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.locator("svg.board").screenshot(path=str(ARTIFACTS / f"{map_name.replace('_', '-')}-labels-zh-Hant.png"))
+    shot(page.locator("svg.board"), f"{map_name.replace('_', '-')}-labels-zh-Hant")
     assert list(found) == ["en", "zh-Hans", "zh-Hant"] and not any(found.values()), found
     assert seen[0] != seen[1]  # the names were measured anew in each language

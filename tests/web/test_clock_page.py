@@ -24,6 +24,8 @@ def test_a_clock_runs_out_and_the_hidden_tab_is_told_of_its_turn(browser: Any, s
     context.add_init_script(RECORD_NOTIFICATIONS)
     page = context.new_page()
     try:
+        page.goto(server.base + "/")  # the page loaded first, so that the 2 s clock does not wait for its scripts
+        page.wait_for_selector("body[data-ready='1']")
         seats = [{"type": "human", "name": "Ana"}, {"type": "bot", "level": "greedy"}]
         game = api(server.base, "/api/games", {"map": "new_york", "seats": seats, "bot_delay": 0, "seed": 3,
                                                "clock": {"mode": "realtime", "move": 2, "reserve": 0}})

@@ -108,7 +108,7 @@ def test_europe_to_the_end_with_the_express_path(page: Any, server: Served) -> N
     game_id, token = create_game(server.base, "europe", seed=6)
     # the opening over the socket (the New York game above plays one through the page), the last turns here
     play_by_socket(server.base, game_id, token, "europe",
-                   lambda view, _: min(p["trains"] for p in view["players"]) <= 15)
+                   lambda view, _: min(p["trains"] for p in view["players"]) <= 8)
     open_seat(page, server.base, game_id, token)
     wait_turn(page)
     warnings: list[tuple[str, list[int]]] = []  # the final-round line on each of this seat's turns, and the trains

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .conftest import ARTIFACTS, Served
+from .conftest import Served, shot
 
 ROUTES = """[{index: 0, a: "Paris", b: "Bruxelles", length: 2}, {index: 1, a: "Bruxelles", b: "Amsterdam", length: 1},
              {index: 2, a: "Amsterdam", b: "Essen", length: 3}, {index: 3, a: "Paris", b: "Essen", length: 8},
@@ -190,10 +190,9 @@ def test_claimed_routes_stand_out_from_unclaimed_ones(page: Any, server: Served)
         .filter((l) => getComputedStyle(l).stroke === 'rgb(17, 17, 17)')
         .map((l) => Number(l.parentNode.id.replace('route-', '')))""")
     assert sorted(bands) == sorted(recent)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.locator("#board").screenshot(path=str(ARTIFACTS / "claimed-routes.png"))
+    shot(page.locator("#board"), "claimed-routes")
     page.set_viewport_size({"width": 390, "height": 844})  # a phone: the same board, smaller
-    page.locator("#board").screenshot(path=str(ARTIFACTS / "claimed-routes-phone.png"))
+    shot(page.locator("#board"), "claimed-routes-phone")
 
 
 def test_card_sets_cheapest_first(page: Any, server: Served) -> None:

@@ -5,12 +5,11 @@ nothing moves with reduced motion; with "Confirm each move" the chosen claim can
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from .conftest import Served, new_context
+from .conftest import Served
 from .driver import click_and_wait, create_game, deck_only, open_seat, play_by_socket, state, wait_turn
 
 COUNT_FLYING = """() => { window.__flying = 0; new MutationObserver((ms) => { for (const m of ms)
@@ -28,19 +27,9 @@ def start(page: Any, server: Served) -> None:
 
 
 @pytest.fixture
-def moving_page(browser: Any) -> Iterator[Any]:
+def moving_page(open_page: Any) -> Any:
     """A page in a browser whose system lets things move (no "reduce motion"); page errors fail the test."""
-    context = new_context(browser, viewport={"width": 1400, "height": 1000}, locale="en-US",
-                          reduced_motion="no-preference")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(60000)
-    try:
-        yield page
-    finally:
-        context.close()
-    assert not errors, f"errors in the page: {errors}"
+    return open_page(viewport={"width": 1400, "height": 1000}, locale="en-US", reduced_motion="no-preference")
 
 
 def test_cards_slide_slots_refill_claims_lay_and_sound(moving_page: Any, server: Served) -> None:
@@ -82,19 +71,15 @@ def test_cards_slide_slots_refill_claims_lay_and_sound(moving_page: Any, server:
     assert page.evaluate(SOUNDS) == [""]
 
 
-def test_nothing_moves_with_reduced_motion(browser: Any, server: Served) -> None:
-    context = new_context(browser, viewport={"width": 1400, "height": 900}, locale="en-US", reduced_motion="reduce")
-    try:
-        page = context.new_page()
-        start(page, server)
-        for _ in range(2):
-            click_and_wait(page, "#draw-deck")
-        assert page.evaluate("window.__flying") == 0
-        animations = page.evaluate("document.getAnimations().filter((a) => a.playState === 'running')"
-                                   ".map((a) => a.animationName)")
-        assert animations == [], animations
-    finally:
-        context.close()
+def test_nothing_moves_with_reduced_motion(open_page: Any, server: Served) -> None:
+    page = open_page(viewport={"width": 1400, "height": 900}, locale="en-US", reduced_motion="reduce")
+    start(page, server)
+    for _ in range(2):
+        click_and_wait(page, "#draw-deck")
+    assert page.evaluate("window.__flying") == 0
+    animations = page.evaluate("document.getAnimations().filter((a) => a.playState === 'running')"
+                               ".map((a) => a.animationName)")
+    assert animations == [], animations
 
 
 def confirmed(page: Any, selector: str) -> None:
@@ -113,7 +98,11 @@ def two_ways(_view: dict[str, Any], legal: list[dict[str, Any]]) -> bool:
 
 def test_a_confirmed_claim_can_be_changed_before_it_is_sent(page: Any, server: Served) -> None:
     sent: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framesent", lambda payload: sent.append(payload))
+
+    page.on("websocket", on_socket)
     game_id, token = create_game(server.base, "europe", seed=3)
     # cards gathered over the socket (test_actions.py draws through the page) until a route can be paid in two
     # ways, then one more draw here, confirmed
@@ -153,3 +142,4 @@ def test_a_confirmed_claim_can_be_changed_before_it_is_sent(page: Any, server: S
     log = page.locator("#log-list").inner_text()
     assert "Ana claimed" in log or "Ana tries" in log
     assert cards in log
+    page.remove_listener("websocket", on_socket)

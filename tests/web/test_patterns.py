@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .conftest import ARTIFACTS, Served
+from .conftest import Served, shot
 from .driver import click_and_wait, create_game, open_seat, wait_turn
 
 # Machado, Oliveira and Fernandes (2009), deuteranopia at severity 1.0
@@ -54,12 +54,11 @@ def test_patterns_on_routes_and_cards(page: Any, server: Served) -> None:
         assert display == "block" and "gradient" in background, (card, display)
         backgrounds[card] = background
     assert len(set(backgrounds.values())) == len(backgrounds)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "patterns.png"))
+    shot(page, "patterns", full_page=False)
     page.evaluate("document.documentElement.style.filter = 'grayscale(1)'")
-    page.screenshot(path=str(ARTIFACTS / "patterns-grayscale.png"))
+    shot(page, "patterns-grayscale", full_page=False)
     page.evaluate(SIMULATE, DEUTERANOPIA)
-    page.screenshot(path=str(ARTIFACTS / "patterns-deuteranopia.png"))
+    shot(page, "patterns-deuteranopia", full_page=False)
     page.evaluate("document.documentElement.style.filter = ''")
     page.reload()  # the setting is remembered
     page.wait_for_selector("main[data-version]")

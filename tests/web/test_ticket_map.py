@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from .conftest import ARTIFACTS, Served, new_context, shot
+from .conftest import Served, shot
 from .driver import click_and_wait, create_game, open_seat, state, wait_turn
 
 PATH_CHAIN = """(ticket) => {
@@ -97,28 +97,23 @@ CITIES_IN_VIEW = """() => { const frame = document.querySelector('.board-wrap').
             getComputedStyle(dot).stroke]; }); }"""
 
 
-def test_a_tapped_ticket_on_a_phone_brings_its_cities_into_view(browser: Any, server: Served) -> None:
+def test_a_tapped_ticket_on_a_phone_brings_its_cities_into_view(open_page: Any, server: Served) -> None:
     """On a 390x844 phone the ticket choice fills the screen above the board: tapping a ticket's ◎ brings the
     board into the window and zooms out as far as needed for both of its cities to show, ringed in cyan."""
-    context = new_context(browser, viewport={"width": 390, "height": 844}, locale="en-US", has_touch=True,
-                                  is_mobile=True)
-    page = context.new_page()
-    try:
-        game_id, token = create_game(server.base, "europe", seed=5)
-        open_seat(page, server.base, game_id, token)
-        wait_turn(page)
-        first = page.locator("#action-panel li[data-ticket]").first
-        name = str(first.get_attribute("data-ticket"))
-        scale = float(page.locator("#board").get_attribute("data-scale"))
-        assert [seen for seen, _ in page.evaluate(CITIES_IN_VIEW)] == []  # nothing marked yet
-        first.locator(".show-ticket").tap()
-        assert marked(page) == sorted(name.split("-"))
-        assert page.evaluate(CITIES_IN_VIEW) == [[True, "rgb(0, 172, 193)"]] * 2
-        assert float(page.locator("#board").get_attribute("data-scale")) <= scale
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        page.screenshot(path=str(ARTIFACTS / "ticket-tapped-phone.png"))
-    finally:
-        context.close()
+    page = open_page(viewport={"width": 390, "height": 844}, locale="en-US", has_touch=True, is_mobile=True)
+    game_id, token = create_game(server.base, "europe", seed=5)
+    open_seat(page, server.base, game_id, token)
+    wait_turn(page)
+    first = page.locator("#action-panel li[data-ticket]").first
+    name = str(first.get_attribute("data-ticket"))
+    scale = float(page.locator("#board").get_attribute("data-scale"))
+    assert [seen for seen, _ in page.evaluate(CITIES_IN_VIEW)] == []  # nothing marked yet
+    first.locator(".show-ticket").tap()
+    assert marked(page) == sorted(name.split("-"))
+    assert page.evaluate(CITIES_IN_VIEW) == [[True, "rgb(0, 172, 193)"]] * 2
+    assert float(page.locator("#board").get_attribute("data-scale")) <= scale
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "ticket-tapped-phone", full_page=False)
 
 def test_claimable_highlights_narrow_to_the_tickets_paths(page: Any, server: Served) -> None:
     game_id, token = create_game(server.base, "europe", seed=3)
@@ -149,8 +144,12 @@ def test_claimable_highlights_narrow_to_the_tickets_paths(page: Any, server: Ser
 
 def test_the_hint_draws_its_move_and_names_its_ticket(page: Any, server: Served) -> None:
     hints: list[dict[str, Any]] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: hints.extend(
-        m for m in [json.loads(payload)] if m.get("type") == "hint")))
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: hints.extend(
+            m for m in [json.loads(payload)] if m.get("type") == "hint"))
+
+    page.on("websocket", on_socket)
     game_id, token = create_game(server.base, "europe", seed=3)
     open_seat(page, server.base, game_id, token)
     wait_turn(page)
@@ -180,3 +179,4 @@ def test_the_hint_draws_its_move_and_names_its_ticket(page: Any, server: Served)
         assert {a, b} <= set(marked(page))
     assert reason["key"] != "hint.take_needed"  # a card for routes says which ticket they serve (seed 3)
     shot(page, "hint-drawn")
+    page.remove_listener("websocket", on_socket)

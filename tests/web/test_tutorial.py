@@ -100,7 +100,7 @@ def test_the_guided_first_game_to_its_end(page: Any, server: Served) -> None:
     game_id, seat, token = page.evaluate("location.hash").removeprefix("#/play/").split("/")
     assert seat == "0"
     now = play_by_socket(server.base, game_id, unquote(token), "europe",
-                         lambda view, _: min(p["trains"] for p in view["players"]) <= 15)
+                         lambda view, _: min(p["trains"] for p in view["players"]) <= 6)
     page.wait_for_function(f"document.querySelector('main').dataset.version === '{now['version']}'")
     for _ in range(400):
         phase, _, _ = state(page)
