@@ -241,9 +241,9 @@ def _index(game: Game, viewer: int, seat: int | None) -> IndexView:
     phase = game._phase
     current = game._current
     everyone = viewer == EVERYONE
-    discard = [0] * len(hands[0])
-    for card in game._discard:
-        discard[card] += 1
+    pile = game._discard
+    cards = len(hands[0])
+    discard = tuple([pile.count(c) for c in range(cards)]) if pile else (0,) * cards
     offered = None
     offered_count = 0
     if phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
@@ -258,14 +258,14 @@ def _index(game: Game, viewer: int, seat: int | None) -> IndexView:
         seat, phase, current,
         tuple([tuple(hands[p]) if everyone or p == viewer else None for p in range(n)]),
         tuple([tuple(tickets[p]) if everyone or p == viewer else None for p in range(n)]),
-        offered, offered_count, tuple(game._face_up), tuple(discard),
+        offered, offered_count, tuple(game._face_up), discard,
         len(game._deck), len(game._discard), len(game._ticket_deck),
         tuple([sum(h) for h in hands]), tuple([len(t) for t in tickets]),
         tuple(game._trains), tuple(game._stations_left), tuple(game._scores),
         tuple(game._owner), tuple(game._blocked), tuple(game._station_owner),
         game._t_route if tunnel else -1, game._t_color if tunnel else -1, game._t_extra if tunnel else 0,
         tuple(game._t_revealed) if tunnel else (), game._final_turns,
-        tuple([tuple(k) for k in known.read(game)]),
+        known.read_frozen(game),
     )
 
 
