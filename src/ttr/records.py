@@ -13,7 +13,7 @@ from typing import Any
 
 from ttr.engine.actions import Action
 from ttr.engine.doubles import twin_conflict
-from ttr.engine.game import Game, starting_orders
+from ttr.engine.game import Game, board_of, starting_orders
 from ttr.engine.scoring import BoardPlayer, FinalScore, score_board
 from ttr.engine.views import full_state, history_actions
 from ttr.errors import MapError, RecordError, TTRError
@@ -285,8 +285,6 @@ def score_position(data: Any) -> FinalScore:
 
 def write_position(game: Game) -> dict[str, Any]:
     """The `ttr-position/1` document of a game's board."""
-    from ttr.engine.game import board_of
-
     m = game.map
     return {
         "format": POSITION_FORMAT,

@@ -17,7 +17,6 @@ from ttr.bots.greedy import GreedyBot
 from ttr.bots.planning import (
     INF,
     Board,
-    closed_by,
     colour_needs,
     completed,
     cut_cost,
@@ -28,7 +27,7 @@ from ttr.bots.planning import (
     route_costs,
     sort_options,
 )
-from ttr.engine import Action, Game, SeatView, final_score, positions
+from ttr.engine import Action, Game, SeatView, doubles, final_score, positions
 from ttr.maps import GameMap, load_map
 
 PAPER = ["destination_hungry", "route_focus", "one_step_thinker", "long_route_junkie"]
@@ -215,16 +214,16 @@ def test_paths_treat_own_routes_as_free_and_skip_others() -> None:
 
 
 def test_a_blocking_claim_closes_the_twin_only_where_double_routes_are_single_use_and_costs_its_detour() -> None:
-    """`closed_by` and `cut_cost`, which the search's blocking claims are valued with."""
+    """The engine's `closed_by` and the planner's `cut_cost`, which the search's blocking claims are valued with."""
     game_map, game = _europe()
     ix = map_index(game_map)
     city = game_map.city_index
     red = game_map.route("Budapest-Wien/red").index
     twin = game_map.routes[red].twin
-    assert closed_by(ix, red, True) == [red, twin]
-    assert closed_by(ix, red, False) == [red]
+    assert doubles.closed_by(game_map, red, 2) == (red, twin)
+    assert doubles.closed_by(game_map, red, 4) == (red,)
     single = game_map.route("Bucuresti-Budapest").index
-    assert game_map.routes[single].twin < 0 and closed_by(ix, single, True) == [single]
+    assert game_map.routes[single].twin < 0 and doubles.closed_by(game_map, single, 2) == (single,)
     costs = route_costs(_board(game, 0))
     a, b = city["Budapest"], city["Wien"]
     given = list(costs)

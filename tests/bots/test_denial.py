@@ -11,7 +11,7 @@ from ttr.bots.mcts import MctsBot
 from ttr.bots.planning import INF, Board, dijkstra, game_options, map_index, static_action
 from ttr.bots.playout import GreedyPlayout
 from ttr.bots.styles import Greedy, GreedyLong, GreedyLongDuel, GreedyLongFour
-from ttr.engine import Action, Game
+from ttr.engine import Action, Game, positions
 from ttr.engine.phases import MAIN
 from ttr.maps import load_map
 
@@ -105,7 +105,8 @@ def test_in_four_seat_games_the_other_seats_paths_use_the_twin_this_seat_cannot_
     half = next(r for r, route in enumerate(EUROPE.routes) if {route.a, route.b} == {"Edinburgh", "London"})
     owner = [-1] * len(EUROPE.routes)
     owner[half] = 0
-    game.tickets[1] = [next(t.index for t in EUROPE.tickets if t.name == "Edinburgh-Paris")]
+    positions.move_ticket(game, EUROPE.ticket("Edinburgh-Paris").index, positions.held(1))
+    assert game.tickets[1] == [EUROPE.ticket("Edinburgh-Paris").index]
     board = Board.bare(ix, 0, owner, [45] * 4)
     assert not board.open[ix.twin[half]]  # closed to this seat ...
     bot = DenyingBot(EUROPE, 0, 1)

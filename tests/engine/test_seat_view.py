@@ -8,7 +8,8 @@ import pytest
 
 from ttr.bots import make_bot
 from ttr.bots.base import play_game
-from ttr.engine import Game, SeatView, public_view, seat_view
+from ttr.engine import Game, SeatView, public_view, seat_view, seen_history
+from ttr.engine import actions as A
 from ttr.maps import load_map
 
 
@@ -63,3 +64,17 @@ def test_changing_the_wire_form_leaves_the_game_untouched() -> None:
 def test_no_seat_outside_the_game() -> None:
     with pytest.raises(ValueError, match="no seat 5"):
         SeatView.of(_mid_game(), 5)
+
+
+def test_the_seen_history_hides_other_seats_blind_draws_and_ticket_choices() -> None:
+    game = _mid_game()
+    kind = game.cat.kind
+    hidden = {A.DRAW_DECK, A.KEEP_TICKETS}
+    for seat in (0, 2, None):
+        seen = seen_history(game, seat)
+        assert [(p, aid) for p, aid, _ in seen] == [(p, aid) for p, aid, _ in game.history]
+        for (p, aid, detail), (_, _, full) in zip(seen, game.history, strict=True):
+            assert detail == (full if p == seat or kind[aid] not in hidden else ())
+    assert any(kind[aid] == A.KEEP_TICKETS and p != 0 and full for p, aid, full in game.history)
+    with pytest.raises(ValueError, match="no seat"):
+        seen_history(game, 3)

@@ -150,8 +150,10 @@ def test_observation_holds_nothing_another_seat_hides(map_name: str, players: in
                 assert np.array_equal(obs, seen)
             # the observer's own hand does show: the check above can fail
             mine = core.game.copy()
-            mine.hands[seat][0] += 1
-            changed_by_own_hand += not np.array_equal(obs, encoder.encode(mine, seat))
+            give = next((c for c, k in enumerate(mine.hands[seat]) if k), None)
+            take = next((c for c in surgery.hidden_deck(mine) if c != give), None)
+            if give is not None and take is not None and surgery.exchange_with_deck(mine, seat, give, take):
+                changed_by_own_hand += not np.array_equal(obs, encoder.encode(mine, seat))
     assert changed_by_own_hand > 0
     assert known_shown > 0
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from ttr.bots.mcts_policy import INF, route_costs
-from ttr.bots.planning import closed_by, cut_cost, map_index, shortest_path
+from ttr.bots.planning import cut_cost, map_index, shortest_path
 from ttr.engine import Game, doubles
 
 
@@ -25,7 +25,6 @@ def world_block_damage(worlds: Sequence[Game], seat: int, routes: Collection[int
         return {}
     game_map = worlds[0].map
     ix = map_index(game_map)  # built once per map
-    small = doubles.single_use(game_map, worlds[0].n)
     damage: dict[int, float] = {}
     for world in worlds:
         for q in range(world.n):
@@ -40,7 +39,7 @@ def world_block_damage(worlds: Sequence[Game], seat: int, routes: Collection[int
                 for x in path:
                     if costs[x] == 0:  # q's own route
                         continue
-                    closed = closed_by(ix, x, small)
+                    closed = doubles.closed_by(game_map, x, world.n)
                     claims = [r for r in closed if r in routes]
                     if not claims:
                         continue

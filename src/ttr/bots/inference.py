@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ttr.bots.planning import INF, Board, MapIndex, closed_by, completed, cut_cost, dijkstra, path_to
+from ttr.bots.planning import INF, Board, MapIndex, completed, cut_cost, dijkstra, path_to
 from ttr.bots.profiles import profile_of
 from ttr.engine import doubles
 from ttr.maps import GameMap
@@ -203,7 +203,6 @@ class TicketBelief:
         if weights is None or not routes:
             return {}
         ix = self.ix
-        small = doubles.single_use(ix.game_map, self.n)
         link = ix.link
         by_link: dict[int, list[int]] = {}
         for r in routes:
@@ -219,7 +218,7 @@ class TicketBelief:
             base = self._direct[q][t]
             for on_path in path_to(ix, prevs[a], a, b):
                 for r in by_link.get(link[on_path], ()):
-                    closed = closed_by(ix, r, small)
+                    closed = doubles.closed_by(ix.game_map, r, self.n)
                     if on_path not in closed:
                         continue  # q keeps the other track
                     extra = cut_cost(ix, costs, a, b, base, closed, ix.ticket_points[t])

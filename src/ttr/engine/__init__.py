@@ -7,8 +7,18 @@ indexes) is how other layers read it; `final_score` scores it. See `ttr.engine.g
 from ttr.engine.actions import Action, Catalogue
 from ttr.engine.game import Game, board_of, final_score
 from ttr.engine.scoring import BoardPlayer, FinalScore, PlayerScore, longest_trail, score_board
-from ttr.engine.views import IndexView, PlayerView, SeatView, TurnView, full_state, public_log, public_view, seat_view
+from ttr.engine.views import (
+    IndexView,
+    PlayerView,
+    SeatView,
+    TurnView,
+    full_state,
+    public_log,
+    public_view,
+    seat_view,
+    seen_history,
+)
 
 __all__ = ["Action", "BoardPlayer", "Catalogue", "FinalScore", "Game", "IndexView", "PlayerScore", "PlayerView",
            "SeatView", "TurnView", "board_of", "final_score", "full_state", "longest_trail", "public_log",
-           "public_view", "score_board", "seat_view"]
+           "public_view", "score_board", "seat_view", "seen_history"]

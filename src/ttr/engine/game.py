@@ -40,7 +40,9 @@ class Game:
     The state is private (`_hands`, `_deck`, ...). The read-only properties below show what a holder of
     the whole game may read (every hand and ticket, the board, the history), typed so that a type checker
     rejects changing them (`Sequence`); they hand out the game's own lists without copying, so a caller
-    must not cast them back and write. Hidden information has no property: the order of the train deck and
+    must not cast them back and write (`tests/engine/test_encapsulation.py` checks that nothing outside the
+    engine does; a copy or a read-only wrapper on every read would cost the search's playouts).
+    Hidden information has no property: the order of the train deck and
     of the ticket deck, the setup offers still to be made, the RNG and the deck orders a record keeps. Only
     the engine reads those: its own modules (`legality`, `encoding`, `scoring`, `sample`, `surgery`,
     `known`, `views`, `positions`) and the named functions that give them out for one purpose each:

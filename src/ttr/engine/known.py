@@ -30,6 +30,15 @@ class KnownCards:
         self._last: object = None  # the last of them (a reset or another game's history does not match)
         self._known: list[list[int]] = []
         self._claim: tuple[int, int, int, int] = (-1, 0, 0, 0)  # the last claim: seat, colour, colour cards, wilds
+        self._frozen: tuple[tuple[int, ...], ...] | None = None  # `read_frozen`'s answer until a move changes it
+
+    def read_frozen(self, game: Game) -> tuple[tuple[int, ...], ...]:
+        """`read` as tuples, built again only when the moves read change it."""
+        known = self.read(game)
+        frozen = self._frozen
+        if frozen is None:
+            frozen = self._frozen = tuple([tuple(k) for k in known])
+        return frozen
 
     def read(self, game: Game) -> list[list[int]]:
         """Per seat, the count of each card type it is known to hold (do not modify)."""
@@ -38,9 +47,11 @@ class KnownCards:
         if not (game is self._game and done <= len(history) and (done == 0 or history[done - 1] is self._last)):
             self._game = game
             self._known = [[0] * self.cards for _ in range(self.n)]
+            self._frozen = None
             self._claim = (-1, 0, 0, 0)
             done = 0
         if done < len(history):
+            self._frozen = None
             cat = game._cat
             kind, a, b, c, d = cat.kind, cat.a, cat.b, cat.c, cat.d
             known = self._known

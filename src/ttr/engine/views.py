@@ -4,10 +4,11 @@
 the engine's indexes (card types, routes, cities, tickets), typed and frozen. It decides, once, what is
 hidden: another seat's hand, tickets and offer are never in it. `SeatView.of(game, seat)` is the same view
 with names (cards, routes, tickets, players), the final score and the log: the server and the bots read a
-game through it, the learning environments' encoders through `IndexView` (no names to map on every step).
-`to_json()` is `SeatView`'s wire form (what `seat_view(game, seat)` and `public_view(game)` return, the web
-protocol's `view`). `full_state(game)` is
-for tools that read a whole record anyway (`ttr replay`). Views never hold the deck order, the discard
+game through it, the learning environments' encoders through `IndexView` (no names to map on every step)
+and `seen_history` (the history in indexes, another seat's blind draws and ticket choices without their
+cards and tickets). `to_json()` is `SeatView`'s wire form (what `seat_view(game, seat)` and
+`public_view(game)` return, the web protocol's `view`). `full_state(game)` is for tools that read a whole
+record anyway (`ttr replay`). Views never hold the deck order, the discard
 order or the RNG state; a seat's view holds no other seat's hand, tickets or offer.
 """
 
@@ -240,9 +241,9 @@ def _index(game: Game, viewer: int, seat: int | None) -> IndexView:
     phase = game._phase
     current = game._current
     everyone = viewer == EVERYONE
-    discard = [0] * len(hands[0])
-    for card in game._discard:
-        discard[card] += 1
+    pile = game._discard
+    cards = len(hands[0])
+    discard = tuple([pile.count(c) for c in range(cards)]) if pile else (0,) * cards
     offered = None
     offered_count = 0
     if phase in (CHOOSE_SETUP, CHOOSE_TICKETS):
@@ -257,14 +258,14 @@ def _index(game: Game, viewer: int, seat: int | None) -> IndexView:
         seat, phase, current,
         tuple([tuple(hands[p]) if everyone or p == viewer else None for p in range(n)]),
         tuple([tuple(tickets[p]) if everyone or p == viewer else None for p in range(n)]),
-        offered, offered_count, tuple(game._face_up), tuple(discard),
+        offered, offered_count, tuple(game._face_up), discard,
         len(game._deck), len(game._discard), len(game._ticket_deck),
         tuple([sum(h) for h in hands]), tuple([len(t) for t in tickets]),
         tuple(game._trains), tuple(game._stations_left), tuple(game._scores),
         tuple(game._owner), tuple(game._blocked), tuple(game._station_owner),
         game._t_route if tunnel else -1, game._t_color if tunnel else -1, game._t_extra if tunnel else 0,
         tuple(game._t_revealed) if tunnel else (), game._final_turns,
-        tuple([tuple(k) for k in known.read(game)]),
+        known.read_frozen(game),
     )
 
 
@@ -314,6 +315,22 @@ def _players(game: Game, view: IndexView) -> tuple[PlayerView, ...]:
             tickets=tuple(m.tickets[t].name for t in tickets) if tickets is not None else None,
         ))
     return tuple(out)
+
+
+HIDDEN_DETAIL = frozenset((A.DRAW_DECK, A.KEEP_TICKETS))  # kinds whose detail only the acting seat sees
+
+
+def seen_history(game: Game, seat: int | None) -> list[tuple[int, int, tuple[int, ...]]]:
+    """The actions so far as `seat` may see them (None: a spectator), in the engine's indexes: `(seat, action
+    id, detail)` as in `Game.history`, with the detail of another seat's blind draw (the card) and of its
+    ticket choice (the tickets kept and returned; the action id still says how many it kept) left empty. The
+    index form of `public_log`, for readers that count moves (the learning environments). A fresh list."""
+    if seat is not None and not 0 <= seat < game._n:
+        raise ValueError(f"no seat {seat} in a {game._n}-player game")
+    kind = game._cat.kind
+    hidden = HIDDEN_DETAIL
+    return [entry if entry[0] == seat or kind[entry[1]] not in hidden else (entry[0], entry[1], ())
+            for entry in game._history]
 
 
 def public_log(game: Game, viewer: int = NOBODY) -> list[dict[str, Any]]:

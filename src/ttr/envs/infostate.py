@@ -11,10 +11,11 @@ seats are known to hold included) followed by what it remembers beyond the prese
 | `seat_actions` | 5n | per relative seat: deck draws, face-up draws, ticket draws, tickets returned, tunnels given up |
 | `decisions` | 1 | the player decisions made so far in the game (ticket sub-decisions included) |
 
-Only the seat's own cards and tickets and the public record are read: other seats' deck draws are counted,
-never read, and of their ticket choices only how many they returned (from the public keep/return
-sub-decisions). It is a summary, not the whole
-record: two histories with the same counts and the same present position share a vector.
+The game is read only through the engine's views of the seat (`IndexView` for the observation,
+`seen_history` for the moves): its own cards and tickets and the public record. Other seats' deck draws
+are counted with no card in them, and of their ticket choices only how many they returned is known (from
+the public keep/return sub-decisions). It is a summary, not the whole record: two histories with the same
+counts and the same present position share a vector.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ttr.engine import Game
+from ttr.engine import Game, seen_history
 from ttr.engine.actions import ABANDON_TUNNEL, DRAW_DECK, DRAW_FACE_UP, DRAW_TICKETS, KEEP_TICKETS
 from ttr.envs.observation import ObservationEncoder
 
@@ -69,7 +70,7 @@ class InfoStateEncoder:
         kind, mask_of = cat.kind, cat.a
         returned = self.offsets["tickets_returned"]
         counts = self.offsets["seat_actions"]
-        for p, aid, detail in game.history:
+        for p, aid, detail in seen_history(game, seat):
             k = kind[aid]
             base = counts + 5 * ((p - seat) % n)
             if k == DRAW_DECK:

@@ -8,7 +8,7 @@
   `game_options` for playouts).
 - `paths`: `route_costs` (own routes free, routes closed to the seat unusable, optionally other seats'
   routes at a price when a station could borrow them), `dijkstra`, `shortest_path`, and what closing
-  routes adds to a path (`distance_without`, `closed_by`, `cut_cost`).
+  routes adds to a path (`distance_without`, `cut_cost`; what a claim closes is `ttr.engine.doubles.closed_by`).
 - `plans`: `plan_tickets` (a greedy Steiner tree joining the tickets' cities) and card needs per colour
   (`colour_needs`, `route_missing`).
 - `networks`: ticket completion over the seat's routes (`network`, `completed`, `station_completion`).
@@ -32,7 +32,6 @@ from ttr.bots.planning.options import (
     static_id,
 )
 from ttr.bots.planning.paths import (
-    closed_by,
     cut_cost,
     dijkstra,
     distance_without,
@@ -61,7 +60,6 @@ __all__ = [
     "Plan",
     "StationOption",
     "borrowable",
-    "closed_by",
     "colour_needs",
     "completed",
     "cut_cost",

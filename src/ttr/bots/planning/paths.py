@@ -101,13 +101,6 @@ def distance_without(ix: MapIndex, costs: list[float], a: int, b: int, closed: S
     return far
 
 
-def closed_by(ix: MapIndex, r: int, single_use: bool) -> list[int]:
-    """The routes a claim of route r closes to the other seats: r, and its twin where double routes are
-    single use (`single_use`: the game's seats are few enough for that rule)."""
-    twin = ix.twin[r]
-    return [r, twin] if single_use and twin >= 0 else [r]
-
-
 def cut_cost(ix: MapIndex, costs: list[float], a: int, b: int, base: float, closed: Sequence[int],
              points: int) -> float:
     """What shutting the routes `closed` adds to the cheapest path cost `base` from city a to city b, at most
