@@ -139,6 +139,12 @@ def commit() -> str:
     return out.stdout.strip()
 
 
+def same_source(commits: list[str]) -> bool:
+    """Whether `commits` (of this repository) hold the same `src/`: a run resumed after a commit elsewhere."""
+    return all(subprocess.run(["git", "diff", "--quiet", commits[0], c, "--", "src"], cwd=ROOT,
+                              capture_output=True).returncode == 0 for c in commits[1:])
+
+
 def key(row: dict[str, Any]) -> tuple[str, int]:
     """A game's identity across commits: its comparison and seed (the seat and opponent follow from them)."""
     return row["comparison"], int(row["seed"])
@@ -184,6 +190,9 @@ def report(before_path: Path, after_path: Path) -> str:
     meta = {}
     for label, rows in (("before", before), ("after", after)):
         meta[label] = sorted({f"commit `{r['commit']}`, {r['build']} build" for r in rows.values()})
+        commits = sorted({r["commit"] for r in rows.values()})
+        if len(commits) > 1 and same_source(commits):
+            meta[label].append("the same `src/` at each of these commits")
     lines = [
         "# Strength before and after, on the same deals",
         "",
@@ -198,11 +207,14 @@ def report(before_path: Path, after_path: Path) -> str:
         "greedy, greedy_long, greedy_long_fitted and examples/bots/simple_bot.py by turns; paper: the four "
         "agents by turns. Wins count a shared win as half. Better / worse: games the bot's result rose / fell "
         "from before to after. Change: after minus before, in points of win rate, with a paired 95% interval. "
-        "p: exact two-sided sign test (McNemar) of better against worse. CPU: mean seconds per game.",
+        "p: exact two-sided sign test (McNemar) of better against worse. Same scores: games ending with both "
+        "seats' scores as before (most likely played move for move as before). By opponent: better/worse "
+        "against each opponent where any game changed. CPU: mean seconds per game of the measured process "
+        "(the example program's own time not counted).",
         "",
-        "| comparison | bot | map | against | games | wins before | wins after | better | worse | change (95%) "
-        "| p | CPU before / after |",
-        "|---|---|---|---|---:|---:|---:|---:|---:|---|---:|---|",
+        "| comparison | games | wins before | wins after | better | worse | change (95%) | p | same scores "
+        "| by opponent | CPU before / after |",
+        "|---|---:|---:|---:|---:|---:|---|---:|---:|---|---|",
     ]
     for c in comparisons():
         pairs = [(before[k], after[k]) for k in sorted(set(before) & set(after)) if k[0] == c.name]
@@ -214,14 +226,18 @@ def report(before_path: Path, after_path: Path) -> str:
         better = sum(a["win"] > b["win"] for b, a in pairs)
         worse = sum(a["win"] < b["win"] for b, a in pairs)
         lo, hi = paired_interval([a["win"] - b["win"] for b, a in pairs])
-        against = "mix" if len(c.opponents) == len(MIX) else "paper" if len(c.opponents) == len(PAPER) else \
-            ",".join(c.opponents)
+        same = sum((b["score"], b["opponent_score"]) == (a["score"], a["opponent_score"]) for b, a in pairs)
+        split: dict[str, list[int]] = {}
+        for b, a in pairs:
+            if a["win"] != b["win"]:
+                split.setdefault(b["opponent"], [0, 0])[0 if a["win"] > b["win"] else 1] += 1
+        by = ", ".join(f"{o} {u}/{d}" for o, (u, d) in sorted(split.items())) or "-"
         cpu_b = sum(b["cpu"] for b, _ in pairs) / n
         cpu_a = sum(a["cpu"] for _, a in pairs) / n
         lines.append(
-            f"| {c.name} | {c.bot} | {c.map_name} | {against} | {n} | {fmt(wb)} ({wb / n:.0%}) | "
-            f"{fmt(wa)} ({wa / n:.0%}) | {better} | {worse} | {(wa - wb) / n * 100:+.1f} "
-            f"({lo * 100:+.1f} to {hi * 100:+.1f}) | {sign_test(better, worse):.2f} | {cpu_b:.1f} / {cpu_a:.1f} |")
+            f"| {c.name} | {n} | {fmt(wb)} ({wb / n:.0%}) | {fmt(wa)} ({wa / n:.0%}) | {better} | {worse} | "
+            f"{(wa - wb) / n * 100:+.1f} ({lo * 100:+.1f} to {hi * 100:+.1f}) | {sign_test(better, worse):.2f} | "
+            f"{same} | {by} | {cpu_b:.2f} / {cpu_a:.2f} |")
     return "\n".join(lines) + "\n"
 
 

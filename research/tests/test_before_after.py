@@ -42,5 +42,5 @@ def test_a_run_is_resumed_and_paired_game_by_game(tmp_path: Path) -> None:
     assert table.returncode == 0, table.stderr
     line = next(row for row in table.stdout.splitlines() if row.startswith("| medium-mix-new_york "))
     cells = [c.strip() for c in line.split("|")[1:-1]]
-    assert cells[4] == "4" and cells[5] == cells[6]  # the same wins before and after
-    assert cells[7] == "0" and cells[8] == "0" and cells[10] == "1.00"
+    assert cells[1] == "4" and cells[2] == cells[3] and cells[8] == "4"  # the same wins, the same games
+    assert cells[4] == "0" and cells[5] == "0" and cells[7] == "1.00" and cells[9] == "-"
