@@ -184,8 +184,9 @@ def fmt(x: float) -> str:
     return f"{x:g}"
 
 
-def report(before_path: Path, after_path: Path) -> str:
-    """The Markdown table of every comparison played at both commits."""
+def report(before_path: Path, after_path: Path, notes: list[str] | None = None) -> str:
+    """The Markdown table of every comparison played at both commits (`notes`: lines said under the commits,
+    such as how each side was played)."""
     before, after = read(before_path), read(after_path)
     meta = {}
     for label, rows in (("before", before), ("after", after)):
@@ -201,12 +202,14 @@ def report(before_path: Path, after_path: Path) -> str:
         "",
         f"- before: {'; '.join(meta['before'])}",
         f"- after: {'; '.join(meta['after'])}",
+        *(f"- {note}" for note in notes or []),
         "",
         "Two-player games, the bot's seat alternating each round of opponents; game i of a comparison is seed "
         "`seed + i` at both commits, so each pair is the same deal. Mix: random, the four FDG 2017 agents, "
         "greedy, greedy_long, greedy_long_fitted and examples/bots/simple_bot.py by turns; paper: the four "
         "agents by turns. Wins count a shared win as half. Better / worse: games the bot's result rose / fell "
-        "from before to after. Change: after minus before, in points of win rate, with a paired 95% interval. "
+        "from before to after. Change: after minus before, in points of win rate, with a paired 95% interval "
+        "(with no game changed, ±3/games: the rule of three). "
         "p: exact two-sided sign test (McNemar) of better against worse. Same scores: games ending with both "
         "seats' scores as before (most likely played move for move as before). By opponent: better/worse "
         "against each opponent where any game changed. CPU: mean seconds per game of the measured process "
@@ -225,7 +228,8 @@ def report(before_path: Path, after_path: Path) -> str:
         wa = sum(a["win"] for _, a in pairs)
         better = sum(a["win"] > b["win"] for b, a in pairs)
         worse = sum(a["win"] < b["win"] for b, a in pairs)
-        lo, hi = paired_interval([a["win"] - b["win"] for b, a in pairs])
+        # With no game changed the normal interval is empty; the rule of three bounds the share changed.
+        lo, hi = paired_interval([a["win"] - b["win"] for b, a in pairs]) if better + worse else (-3 / n, 3 / n)
         same = sum((b["score"], b["opponent_score"]) == (a["score"], a["opponent_score"]) for b, a in pairs)
         split: dict[str, list[int]] = {}
         for b, a in pairs:
@@ -255,9 +259,10 @@ def main() -> int:
     r.add_argument("before", type=Path)
     r.add_argument("after", type=Path)
     r.add_argument("--markdown", type=Path, default=None)
+    r.add_argument("--note", action="append", default=[], help="a line for the page's heading (repeatable)")
     args = parser.parse_args()
     if args.command == "report":
-        text = report(args.before, args.after)
+        text = report(args.before, args.after, args.note)
         if args.markdown:
             args.markdown.write_text(text)
         print(text, end="")
