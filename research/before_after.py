@@ -229,7 +229,8 @@ def report(before_path: Path, after_path: Path, notes: list[str] | None = None) 
         better = sum(a["win"] > b["win"] for b, a in pairs)
         worse = sum(a["win"] < b["win"] for b, a in pairs)
         # With no game changed the normal interval is empty; the rule of three bounds the share changed.
-        lo, hi = paired_interval([a["win"] - b["win"] for b, a in pairs]) if better + worse else (-3 / n, 3 / n)
+        bound = min(1.0, 3 / n)
+        lo, hi = paired_interval([a["win"] - b["win"] for b, a in pairs]) if better + worse else (-bound, bound)
         same = sum((b["score"], b["opponent_score"]) == (a["score"], a["opponent_score"]) for b, a in pairs)
         split: dict[str, list[int]] = {}
         for b, a in pairs:
