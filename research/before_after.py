@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = f"cmd:{sys.executable} {ROOT / 'examples' / 'bots' / 'simple_bot.py'}"
 PAPER = ["destination_hungry", "route_focus", "one_step_thinker", "long_route_junkie"]
 MIX = ["random", *PAPER, "greedy", "greedy_long", "greedy_long_fitted", EXAMPLE]
+MIN_INTERVAL = 10  # paired games below which no normal interval is given
 
 
 @dataclass(frozen=True)
@@ -209,7 +210,7 @@ def report(before_path: Path, after_path: Path, notes: list[str] | None = None) 
         "greedy, greedy_long, greedy_long_fitted and examples/bots/simple_bot.py by turns; paper: the four "
         "agents by turns. Wins count a shared win as half. Better / worse: games the bot's result rose / fell "
         "from before to after. Change: after minus before, in points of win rate, with a paired 95% interval "
-        "(with no game changed, ±3/games: the rule of three). "
+        "(with no game changed, ±3/games: the rule of three; none under 10 games). "
         "p: exact two-sided sign test (McNemar) of better against worse. Same scores: games ending with both "
         "seats' scores as before (most likely played move for move as before). By opponent: better/worse "
         "against each opponent where any game changed. CPU: mean seconds per game of the measured process "
@@ -231,6 +232,7 @@ def report(before_path: Path, after_path: Path, notes: list[str] | None = None) 
         # With no game changed the normal interval is empty; the rule of three bounds the share changed.
         bound = min(1.0, 3 / n)
         lo, hi = paired_interval([a["win"] - b["win"] for b, a in pairs]) if better + worse else (-bound, bound)
+        interval = f"({lo * 100:+.1f} to {hi * 100:+.1f})" if n >= MIN_INTERVAL else "(too few games)"
         same = sum((b["score"], b["opponent_score"]) == (a["score"], a["opponent_score"]) for b, a in pairs)
         split: dict[str, list[int]] = {}
         for b, a in pairs:
@@ -241,7 +243,7 @@ def report(before_path: Path, after_path: Path, notes: list[str] | None = None) 
         cpu_a = sum(a["cpu"] for _, a in pairs) / n
         lines.append(
             f"| {c.name} | {n} | {fmt(wb)} ({wb / n:.0%}) | {fmt(wa)} ({wa / n:.0%}) | {better} | {worse} | "
-            f"{(wa - wb) / n * 100:+.1f} ({lo * 100:+.1f} to {hi * 100:+.1f}) | {sign_test(better, worse):.2f} | "
+            f"{(wa - wb) / n * 100:+.1f} {interval} | {sign_test(better, worse):.2f} | "
             f"{same} | {by} | {cpu_b:.2f} / {cpu_a:.2f} |")
     return "\n".join(lines) + "\n"
 
