@@ -424,6 +424,13 @@ class Checker:
         self.views.check(every_seat=True)
 
 
+    def after_surgery(self) -> None:
+        """Forget what the checks keep from step to step (the views' logs, the tickets out of the game, the
+        pieces and points of the routes held): a move of `ttr.engine.surgery` or `positions` may change them."""
+        self.views.logs.clear()
+        self.out = None
+        self.owners = None
+
     def check_state(self) -> None:
         """Cards, tickets, pieces, score, owners, double routes, stations, phase."""
         g = self.game
