@@ -34,9 +34,12 @@ def test_a_guest_registers_keeps_the_game_and_opens_it_elsewhere(page: Any, serv
     page.click("#logout-button")
     page.wait_for_selector("#login-form")
     assert page.locator("#account-link").inner_text() == "Log in"
-    page.select_option("#lang-select", "zh-Hans")
     page.fill("#login-name", "web ana")
     page.fill("#login-password", "wrong password")
+    page.select_option("#lang-select", "zh-Hans")  # the page says it again in Chinese, keeping what was typed
+    page.wait_for_function("() => document.documentElement.lang === 'zh-Hans'")
+    assert page.input_value("#login-name") == "web ana"
+    assert page.input_value("#login-password") == "wrong password"
     page.click("#login-button")
     page.wait_for_selector("#account-error .error-text")
     assert page.locator("#account-error .error-text").inner_text() == "名字或密码不对；没有任何改动。"

@@ -68,8 +68,14 @@ class AccountPage {
     this.note = null;
   }
 
+  /** Render again in the new language, keeping what was typed in the forms. */
   relabel() {
+    const typed = [...this.main.querySelectorAll("input[id]")].map((el) => [el.id, el.value]);
     this.render();
+    for (const [id, value] of typed) {
+      const input = document.getElementById(id);
+      if (input) input.value = value;
+    }
   }
 
   render() {
