@@ -32,6 +32,16 @@ class KnownCards:
         self._claim: tuple[int, int, int, int] = (-1, 0, 0, 0)  # the last claim: seat, colour, colour cards, wilds
         self._frozen: tuple[tuple[int, ...], ...] | None = None  # `read_frozen`'s answer until a move changes it
 
+    def copy_for(self, game: Game) -> KnownCards:
+        """This bookkeeping for `game`, a copy (`Game.copy`) of the game it read: the copy's history starts
+        with the same entries, so its reads go on from here instead of from the first move."""
+        new = KnownCards.__new__(KnownCards)
+        new.n, new.cards, new.wild, new.lengths = self.n, self.cards, self.wild, self.lengths
+        new._game = game if self._game is not None else None
+        new._done, new._last, new._claim, new._frozen = self._done, self._last, self._claim, self._frozen
+        new._known = [k[:] for k in self._known]
+        return new
+
     def read_frozen(self, game: Game) -> tuple[tuple[int, ...], ...]:
         """`read` as tuples, built again only when the moves read change it."""
         known = self.read(game)
