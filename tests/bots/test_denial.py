@@ -68,7 +68,7 @@ def test_denying_playout_policy_claims_what_lengthens_the_other_seats_real_paths
     game, plain, blocking = _first_block(range(40))
     ix = map_index(EUROPE)
     assert plain.kind == "draw_card"  # it blocks only where the guide would draw
-    assert blocking.kind == "claim_route"
+    assert blocking.kind == "claim_route" and blocking.route is not None
     r = EUROPE.route_index[blocking.route]
     assert "locomotive" not in dict(blocking.cards)
     # worked out again here: closing the route's link costs the other seat's real tickets 8 trains or more
