@@ -4,7 +4,7 @@
 `mcts` and `expert` search a fixed number of playout actions a decision (`ttr.bots.budgets`), so that a
 level plays the same games on the pure-Python and the compiled build. This measures what those numbers
 should be: for each map and seat count it plays N games (the bot in seat `i % seats` of game i with
-a time budget of S CPU seconds a decision, the old budget; the other seats greedy) on the build this Python
+a time budget of S CPU seconds a decision; the other seats greedy) on the build this Python
 runs, and prints, per bot and configuration, the playout actions of the decisions that ran to the time limit
 (those that stopped early, with one candidate left, say nothing of the budget): their count, quartiles
 and median (and the median of their playouts). The median is the figure to write into the table. Time is

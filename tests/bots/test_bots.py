@@ -100,7 +100,7 @@ def test_same_seed_same_game(name: str) -> None:
 
     def history(seed: int) -> list[tuple[int, int, tuple[int, ...]]]:
         bots = [make_bot(name, game_map, seat, seed) for seat in range(3)]
-        return play_game(game_map, bots, seed).history
+        return list(play_game(game_map, bots, seed).history)
 
     assert history(5) == history(5)
 
@@ -410,6 +410,7 @@ def test_detour_weight_claims_the_bottleneck_of_the_plan_first() -> None:
     chosen = bot.choose(view, legal)
     longest = GreedyLong(game_map, 0, 1).choose(view, legal)
     assert chosen.kind == longest.kind == "claim_route" and chosen.route != longest.route
+    assert chosen.route is not None and longest.route is not None
     ix = bot.ix
     first, other = game_map.route(chosen.route).index, game_map.route(longest.route).index
     assert ix.length[first] < ix.length[other]
@@ -417,7 +418,7 @@ def test_detour_weight_claims_the_bottleneck_of_the_plan_first() -> None:
 
     def way_round(r: int) -> float:
         closed = [INF if ix.link[x] == ix.link[r] else c for x, c in enumerate(costs)]
-        return min(dijkstra(ix, closed, ix.route_a[r])[0][ix.route_b[r]] - costs[r], MAX_DETOUR)
+        return float(min(dijkstra(ix, closed, ix.route_a[r])[0][ix.route_b[r]] - costs[r], MAX_DETOUR))
 
     assert ix.length[first] + way_round(first) > ix.length[other] + way_round(other)
     assert way_round(first) > way_round(other)  # the shorter route is claimed for its detour

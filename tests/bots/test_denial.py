@@ -8,7 +8,7 @@ from helpers import policy_of
 from ttr.bots.denial import DETOUR_CAP, DenyingBot
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.mcts import MctsBot
-from ttr.bots.planning import INF, Board, dijkstra, game_options, map_index, static_action
+from ttr.bots.planning import INF, Board, dijkstra, distance_without, game_options, map_index, path_to, static_action
 from ttr.bots.playout import GreedyPlayout
 from ttr.bots.styles import Greedy, GreedyLong, GreedyLongDuel, GreedyLongFour
 from ttr.engine import Action, Game, positions
@@ -68,7 +68,7 @@ def test_denying_playout_policy_claims_what_lengthens_the_other_seats_real_paths
     game, plain, blocking = _first_block(range(40))
     ix = map_index(EUROPE)
     assert plain.kind == "draw_card"  # it blocks only where the guide would draw
-    assert blocking.kind == "claim_route"
+    assert blocking.kind == "claim_route" and blocking.route is not None
     r = EUROPE.route_index[blocking.route]
     assert "locomotive" not in dict(blocking.cards)
     # worked out again here: closing the route's link costs the other seat's real tickets 8 trains or more
@@ -113,3 +113,28 @@ def test_in_four_seat_games_the_other_seats_paths_use_the_twin_this_seat_cannot_
     damage = bot._link_damage(board, game)
     # ... but open to seat 1, whose ticket would be cut without it: the cap, not nothing
     assert damage[ix.link[half]] == DETOUR_CAP
+
+
+def test_the_other_seats_open_routes_follow_the_maps_double_route_rule() -> None:
+    """In three-seat New York both tracks of a double route are used (unlike three-seat Europe): with this
+    seat on one track of a route on the other seat's ticket path, that seat may still take the other track,
+    so closing the route's link costs it trains."""
+    game_map = load_map("new_york")
+    ix = map_index(game_map)
+    game = Game.new(game_map, 3, seed=1)
+    costs = [ix.length[r] + 0.4 for r in range(len(game_map.routes))]
+    for ticket in game_map.tickets:
+        a, b = ix.ticket_a[ticket.index], ix.ticket_b[ticket.index]
+        dist, prev = dijkstra(ix, costs, a, b)
+        doubled = [r for r in path_to(ix, prev, a, b) if game_map.routes[r].twin >= 0]
+        if doubled and distance_without(ix, costs, a, b, ix.link_routes[ix.link[doubled[0]]]) > dist[b]:
+            break
+    else:
+        raise AssertionError("no New York ticket whose shortest path needs a double route")
+    track = doubled[0]
+    positions.move_ticket(game, ticket.index, positions.held(1))
+    positions.give_route(game, 0, track)
+    assert game.open_to(1)[game_map.routes[track].twin]  # E-DOUBLE-1 only: the other track stays open to seat 1
+    bot = DenyingBot(game_map, 0, 1)
+    damage = bot._link_damage(Board.from_game(ix, game, 0), game)
+    assert damage.get(ix.link[track], 0.0) > 0

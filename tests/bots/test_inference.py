@@ -77,11 +77,11 @@ def test_the_search_tries_blocking_a_route_another_seat_needs() -> None:
     for _ in range(200):
         ix = map_index(game_map)
         if game.current == 0 and game.phase == MAIN and 1 in game.owner:
-            belief = TicketBelief(ix, game.owner, 0, 2)
+            belief = TicketBelief(ix, list(game.owner), 0, 2)
             needed = belief.needed_routes(1, set(game.tickets[0]))
             view = SeatView.of(game, 0)
             legal = game.legal_actions()
-            claims = {a.route for a in legal if a.kind == "claim_route"}
+            claims = {a.route for a in legal if a.kind == "claim_route" and a.route is not None}
             wanted = {ix.link[r] for r in needed}
             if any(ix.link[game_map.route(name).index] in wanted for name in claims):
                 guide = game.encode(bot.guide.choose(view, legal))
@@ -326,6 +326,6 @@ def test_replaying_the_claims_deals_the_other_seats_real_tickets_far_more_often(
             rng = random.Random(3)
             for _ in range(60):
                 worlds = [info.sample(rng, belief.weights) for _ in range(32)]
-                world = rng.choices(worlds, [belief.likelihood(1, w.tickets[1]) for w in worlds])[0]
+                world = rng.choices(worlds, [belief.likelihood(1, list(w.tickets[1])) for w in worlds])[0]
                 found[with_replay] += len(held & set(world.tickets[1]))
     assert found[True] > 1.4 * found[False]

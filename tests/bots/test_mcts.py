@@ -307,11 +307,10 @@ def test_the_default_budget_is_a_count_not_a_clock(monkeypatch: pytest.MonkeyPat
     """`mcts` without a budget makes the same decision, after the same playouts and playout actions, however
     fast the clock runs (a slow build or a loaded machine): its budget is the fitted playout actions, and it
     stops at them (within a world's worth)."""
-    import ttr.bots.mcts as mcts_module
-
     game_map, game = greedy_main_turn("new_york", 2, seed=3, seat=0, after=8)
     view, legal = SeatView.of(game, 0), legal_actions(game)[1]
     budget = profile_of("new_york", 2).search.playout_actions
+    assert budget is not None
 
     def decide(tick: float) -> tuple[Action, int, int]:
         now = [0.0]
@@ -320,7 +319,7 @@ def test_the_default_budget_is_a_count_not_a_clock(monkeypatch: pytest.MonkeyPat
             now[0] += tick
             return now[0]
 
-        monkeypatch.setattr(mcts_module.time, "thread_time", clock)
+        monkeypatch.setattr("ttr.bots.mcts.time.thread_time", clock)
         bot = MctsBot(game_map, 0, 1)
         return bot.choose(view, legal), bot.last_iterations, bot.last_actions
 
@@ -541,15 +540,13 @@ def test_the_time_budget_counts_the_whole_decision(monkeypatch: pytest.MonkeyPat
     """The guide's own choice counts against `time_limit`: a guide that takes the whole budget leaves the
     search one world (the first is always played) instead of many. The clock is faked: it moves 1 ms a read
     (about one read a world: some 25 worlds in the budget), and the guide's choice moves it by the budget."""
-    import ttr.bots.mcts as mcts_module
-
     now = [0.0]
 
     def clock() -> float:
         now[0] += 0.001
         return now[0]
 
-    monkeypatch.setattr(mcts_module.time, "thread_time", clock)
+    monkeypatch.setattr("ttr.bots.mcts.time.thread_time", clock)
     game_map, game = greedy_main_turn("new_york", 2, seed=3, seat=0, after=8)
     view, legal = SeatView.of(game, 0), legal_actions(game)[1]
 
@@ -587,7 +584,7 @@ def test_hard_is_the_search_guide_alone(map_name: str, players: int, guide: str)
 
     def history(first: Any) -> list[Any]:
         bots = [first, *(make_bot("greedy", game_map, s, 2) for s in range(1, players))]
-        return play_game(game_map, bots, 2).history
+        return list(play_game(game_map, bots, 2).history)
 
     hard = make_bot("hard", game_map, 0, 2)
     played = history(hard)

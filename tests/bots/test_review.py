@@ -100,7 +100,7 @@ def test_review_never_reads_another_seats_tickets(monkeypatch: pytest.MonkeyPatc
     assert sorted(game.tickets[1]) != sorted(game_other.tickets[1])  # seat 1's hidden tickets differ ...
     assert [d.view for d in made] == [d.view for d in made_other]  # ... while seat 0 saw the same game
     assert SeatView.of(game, 1) != SeatView.of(game_other, 1)
-    given: list[dict[str, Any]] = []
+    given: list[SeatView] = []
     rate = ReviewSearch.rate
 
     def spy(self: ReviewSearch, view: SeatView, legal: Any, played: Any) -> Any:

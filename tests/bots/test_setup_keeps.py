@@ -132,7 +132,7 @@ def test_the_search_deals_the_other_seats_setup_tickets_as_greedy_keeps_them() -
     rng = random.Random(9)
     for _ in range(30):
         world = bot.sample_world(info, rng, belief)
-        setup = world.tickets[1][:k]
+        setup = list(world.tickets[1][:k])
         offer_long = [t for t in setup if game_map.tickets[t].long]
         kept_sets.add(tuple(sorted(setup)))
         assert len(offer_long) <= 1

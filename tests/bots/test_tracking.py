@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from functools import partial
 
 import pytest
 
@@ -19,7 +20,8 @@ from ttr.engine.views import history_actions, public_log
 from ttr.maps import load_map
 
 
-def _greedy_game(map_name: str, seed: int, on_view: Any = None, watcher: int = 0) -> Game:
+def _greedy_game(map_name: str, seed: int, on_view: Callable[[Game, SeatView], None] | None = None,
+                 watcher: int = 0) -> Game:
     """A two-seat game of greedy against greedy; `on_view(view)` at each decision of seat `watcher`."""
     game_map = load_map(map_name)
     bots = [GreedyBot(game_map, s, seed) for s in range(2)]
@@ -60,7 +62,7 @@ def test_tracked_worlds_show_exactly_what_the_seat_has_seen(map_name: str) -> No
     checked = 0
     dropped = 0
 
-    def check(game: Game, view: dict[str, Any]) -> None:
+    def check(game: Game, view: SeatView) -> None:
         nonlocal checked
         info = InfoSet(game_map, view.to_json())
         rng = random.Random(len(view.log))
@@ -97,7 +99,7 @@ def test_against_the_modelled_policy_the_weight_gathers_on_the_other_seats_real_
         tracker = WorldFilter(game_map, 0, 2, GreedyBot, size=200, seed=seed)
         shares: list[float] = []
 
-        def follow(game: Game, view: dict[str, Any], tracker: WorldFilter = tracker,
+        def follow(game: Game, view: SeatView, tracker: WorldFilter = tracker,
                    shares: list[float] = shares) -> None:
             info = InfoSet(game_map, view.to_json())
             rng = random.Random(len(view.log))
@@ -115,13 +117,13 @@ def test_against_the_modelled_policy_the_weight_gathers_on_the_other_seats_real_
 
 def test_a_shorter_log_is_a_new_game_and_the_worlds_start_again() -> None:
     game_map = load_map("new_york")
-    views: list[dict[str, Any]] = []
+    views: list[SeatView] = []
     _greedy_game("new_york", 5, lambda game, view: views.append(view))
     tracker = WorldFilter(game_map, 0, 2, GreedyBot, size=20, seed=0)
     for view in (views[-1], views[0]):
         info = InfoSet(game_map, view.to_json())
         rng = random.Random(0)
-        tracker.update(view, lambda info=info, rng=rng: info.sample(rng))
+        tracker.update(view, partial(info.sample, rng))
         assert tracker.seen == len(view.log)
         assert all(SeatView.of(p.world, 0) == view for p in tracker.particles)
 
@@ -159,7 +161,7 @@ def test_against_another_policy_the_worlds_still_show_what_the_seat_has_seen() -
             if seat == 0:
                 info = InfoSet(game_map, view.to_json())
                 rng = random.Random(len(view.log))
-                tracker.update(view, lambda info=info, rng=rng: info.sample(rng))
+                tracker.update(view, partial(info.sample, rng))
                 world = tracker.sample(rng)
                 assert SeatView.of(world, 0) == view
             game.apply_id(ids[legal.index(bots[seat].choose(view, legal))])

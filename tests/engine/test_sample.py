@@ -38,7 +38,7 @@ def _check_accounting(real: Game, sample: Game) -> None:
     assert +cards == +expected
     assert len(sample._deck) == len(real._deck)
     assert [sum(h) for h in sample.hands] == [sum(h) for h in real.hands]
-    held = [t for ts in sample.tickets for t in ts] + sample.offered + sample._ticket_deck
+    held = [t for ts in sample.tickets for t in ts] + list(sample.offered) + sample._ticket_deck
     if sample.phase == CHOOSE_SETUP:
         held += [t for q, offer in enumerate(sample._setup_offers) if q > sample.current for t in offer]
     assert len(held) == len(set(held))

@@ -8,7 +8,7 @@ import pytest
 
 from ttr.bots import make_bot
 from ttr.bots.base import play_game
-from ttr.engine import Game, SeatView, public_view, seat_view, seen_history
+from ttr.engine import Game, IndexView, SeatView, public_view, seat_view, seen_history
 from ttr.engine import actions as A
 from ttr.maps import load_map
 
@@ -78,3 +78,25 @@ def test_the_seen_history_hides_other_seats_blind_draws_and_ticket_choices() -> 
     assert any(kind[aid] == A.KEEP_TICKETS and p != 0 and full for p, aid, full in game.history)
     with pytest.raises(ValueError, match="no seat"):
         seen_history(game, 3)
+
+
+def test_a_copy_goes_on_with_the_known_cards_of_the_game_it_copies() -> None:
+    """Played as OpenSpiel plays (each move on a copy of the game before it), every view equals the view of
+    the same game played in place; a move on a copy leaves the original's known cards alone."""
+    game_map = load_map("europe")
+    finished = play_game(game_map, [make_bot("greedy", game_map, seat, 3) for seat in range(2)], seed=3)
+    in_place = Game.new(game_map, 2, seed=3)
+    copied = Game.new(game_map, 2, seed=3)
+    face_up_draws = 0
+    for _seat, aid, _detail in finished.history:
+        for seat in range(2):
+            assert IndexView.of(copied, seat) == IndexView.of(in_place, seat)
+        before = IndexView.of(copied, copied.current).known
+        face_up_draws += copied.cat.kind[aid] == A.DRAW_FACE_UP
+        previous, copied = copied, copied.copy()
+        assert copied._view_cache["known"]._done == len(previous.history)  # read on, not from the first move
+        copied.apply_id(aid)
+        in_place.apply_id(aid)
+        assert IndexView.of(previous, previous.current).known == before
+    assert face_up_draws > 5 and any(any(k) for k in IndexView.of(copied, None).known)
+    assert IndexView.of(copied, None) == IndexView.of(in_place, None)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ttr.bots.greedy import GreedyBot
 from ttr.bots.params import GreedyParams
 from ttr.bots.planning import INF, Board, Options, Plan, dijkstra, distance_without, open_routes, path_to
-from ttr.engine import Action, Game
+from ttr.engine import Action, Game, doubles
 from ttr.maps import GameMap
 
 DETOUR_CAP = 20.0  # trains a cut ticket path counts for at most
@@ -67,11 +67,13 @@ class DenyingBot(GreedyBot):
         self._damage_key = key
         ix = self.ix
         damage: dict[int, float] = {}
+        # Open to q: where one track of a double route is used (the map's rule for this seat count), the
+        # same routes as to this seat; else q's own (E-DOUBLE-1/2).
+        same_for_all = doubles.single_use(ix.game_map, board.n)
         for q in range(board.n):
             if q == board.seat:
                 continue
-            # Open to q: in 2-3 seat games the same routes as to this seat, in 4-5 q's own (E-DOUBLE-1/2).
-            is_open = board.open if board.n <= 3 else open_routes(ix, board.owner, q, board.n)
+            is_open = board.open if same_for_all else open_routes(ix, board.owner, q, board.n)
             costs = [0.0 if o == q else (ix.length[r] + self.params.overhead if o < 0 and is_open[r] else INF)
                      for r, o in enumerate(board.owner)]
             for t in world.tickets[q]:

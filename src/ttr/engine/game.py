@@ -985,7 +985,8 @@ class Game:
         g._offered = self._offered[:]
         g._t_revealed = self._t_revealed[:]
         g._history = self._history[:]
-        g._view_cache = {}
+        known = self._view_cache.get("known")  # the known cards go on from here (the log is worked out again)
+        g._view_cache = {} if known is None else {"known": known.copy()}
         g._reshuffles = [r[:] for r in self._reshuffles]
         g._rng = self._rng.copy()
         g._setup_offers = self._setup_offers

@@ -17,7 +17,9 @@ class KnownCards:
     A card taken face up is known until played: cards paid for a route, a tunnel or a station leave the
     known ones first (the seat may have paid with cards drawn blind instead, but nobody can tell), and the
     cards of a tunnel given up come back known. Read incrementally: only the moves added since the last read
-    of the same game are gone through.
+    are gone through, while the history read ends with the same entry (the same object: a copy of the game
+    shares its entries); any other history is read from its first move. It keeps no reference to a game,
+    so one kept in a game's own cache (`ttr.engine.views`) makes no reference cycle.
     """
 
     def __init__(self, game_map: GameMap, num_players: int) -> None:
@@ -25,12 +27,20 @@ class KnownCards:
         self.cards = len(game_map.colors) + 1
         self.wild = len(game_map.colors)
         self.lengths = [r.length for r in game_map.routes]
-        self._game: Game | None = None
         self._done = 0  # history entries gone through
         self._last: object = None  # the last of them (a reset or another game's history does not match)
-        self._known: list[list[int]] = []
+        self._known: list[list[int]] = [[0] * self.cards for _ in range(self.n)]
         self._claim: tuple[int, int, int, int] = (-1, 0, 0, 0)  # the last claim: seat, colour, colour cards, wilds
         self._frozen: tuple[tuple[int, ...], ...] | None = None  # `read_frozen`'s answer until a move changes it
+
+    def copy(self) -> KnownCards:
+        """An independent copy, for a copy of the game it read (`Game.copy`): the copy's history starts with
+        the same entries, so its reads go on from here instead of from the first move."""
+        new = KnownCards.__new__(KnownCards)
+        new.n, new.cards, new.wild, new.lengths = self.n, self.cards, self.wild, self.lengths
+        new._done, new._last, new._claim, new._frozen = self._done, self._last, self._claim, self._frozen
+        new._known = [k[:] for k in self._known]
+        return new
 
     def read_frozen(self, game: Game) -> tuple[tuple[int, ...], ...]:
         """`read` as tuples, built again only when the moves read change it."""
@@ -44,12 +54,12 @@ class KnownCards:
         """Per seat, the count of each card type it is known to hold (do not modify)."""
         history = game._history
         done = self._done
-        if not (game is self._game and done <= len(history) and (done == 0 or history[done - 1] is self._last)):
-            self._game = game
+        if done and not (done <= len(history) and history[done - 1] is self._last):
             self._known = [[0] * self.cards for _ in range(self.n)]
             self._frozen = None
             self._claim = (-1, 0, 0, 0)
-            done = 0
+            self._last = None
+            done = self._done = 0
         if done < len(history):
             self._frozen = None
             cat = game._cat

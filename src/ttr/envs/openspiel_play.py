@@ -110,8 +110,8 @@ def play_one(game: pyspiel.Game, act: Act, seat: int, opponent: str, deal_seed: 
             action = bot_action(state, bots[p])
         state.apply_action(int(action))
     game_state = state.core.game
-    winners = final_score(game_state).winners
-    return 1.0 / len(winners) if game_state.players[seat] in winners else 0.0
+    winners = final_score(game_state).winner_seats
+    return 1.0 / len(winners) if seat in winners else 0.0
 
 
 def play_paired(game: pyspiel.Game, act: Act, opponent: str, deals: int, seed: int) -> PairedResult:

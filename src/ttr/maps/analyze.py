@@ -24,6 +24,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from ttr.maps import BUILTIN_MAPS, load_map
 from ttr.maps.model import GameMap
 
 ANALYSIS_FORMAT = "ttr-map-analysis/1"
@@ -79,8 +80,6 @@ def ticket_lengths(game_map: GameMap) -> list[float]:
 @lru_cache(maxsize=1)
 def reference_fit() -> dict[str, float]:
     """The line the shipped maps' tickets follow together: points against shortest path in trains."""
-    from ttr.maps import BUILTIN_MAPS, load_map  # here: the package imports this module's neighbours
-
     xs: list[float] = []
     ys: list[float] = []
     for name in BUILTIN_MAPS:

@@ -35,6 +35,7 @@ from ttr.server.online import (
     read_json,
 )
 from ttr.server.online_store import Account, NameTakenError, Session
+from ttr.server.rooms import hash_token
 from ttr.server.store import RUNNING
 
 NAME_MIN, NAME_MAX = 3, 24
@@ -130,8 +131,6 @@ class Accounts:
             return {"claimed": 0, "refused": []}
         if not isinstance(raw, list) or len(raw) > MAX_CLAIMS:
             raise ApiError(400, "malformed", f"'seats' must be a list of at most {MAX_CLAIMS} {{game, seat, token}}")
-        from ttr.server.rooms import hash_token
-
         claimed, refused = 0, []
         manager = self.online.manager
         for entry in raw:

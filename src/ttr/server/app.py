@@ -34,7 +34,8 @@ from ttr.server.connection import Connection
 from ttr.server.head import HeadAsGet
 from ttr.server.mapdata import board_svg, map_data, maps_list
 from ttr.server.metrics import CONTENT_TYPE
-from ttr.server.online import install_online, online_seat
+from ttr.server.online import online_seat
+from ttr.server.online_wiring import install_online
 from ttr.server.protocol import MAX_BODY, ProtocolError, parse_client_message
 from ttr.server.rate_limits import client_key
 from ttr.server.reviews import Reviews, add_review_routes

@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ttr.server.chat import SEATS, deliver
 from ttr.server.config import ApiError
 from ttr.server.room import Room
 
@@ -319,8 +320,6 @@ class Clocks:
         self.online.manager.schedule(room)
 
     async def _note(self, room: Room, seat: int, note: str) -> None:
-        from ttr.server.chat import SEATS, deliver
-
         name = room.info.seats[seat].name
         now = time.time()
         n = await self.online.db(self.online.store.add_chat, room.info.id, SEATS, None, name, note, room.version, now)

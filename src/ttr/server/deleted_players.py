@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from ttr.server import chat
 from ttr.server.store import RUNNING
 
 if TYPE_CHECKING:
@@ -58,8 +59,6 @@ async def forget_names(online: Online, account_id: str) -> int:
 def forget_room(online: Online, game_id: str) -> None:
     """Drop this server's copy of a finished game (it is read again, renamed, when next asked for); the
     sockets watching it get it again at once, with the new names."""
-    from ttr.server import chat  # here: chat imports ttr.server.online, which imports this module
-
     chat.history(online).forget(game_id)  # its messages renamed too
     room = online.manager.rooms.get(game_id)
     if room is not None and room.game.is_over:

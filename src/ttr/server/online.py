@@ -1,7 +1,7 @@
-"""Playing people online, wired into the app: `install_online(app, manager)` opens the online store beside
-the game store and adds the routers of accounts (`ttr.server.accounts`), ratings and leaderboards
-(`ttr.server.ratings`), profiles (`ttr.server.profiles`); the game socket asks it who a connection's account
-is (`ws_account`), and the chat (`ttr.server.chat`) runs through it.
+"""Playing people online: `Online` holds a server's online store, rate limits and the accounts of its game
+sockets, and the helpers the online features share (`read_json`, `fields`, `client_address`, `online_seat`).
+The features (accounts, ratings, profiles, chat, clocks, matchmaking, open tables) import this module;
+`ttr.server.online_wiring.install_online` wires them into the app.
 
 Sessions ride in an HttpOnly, SameSite=Lax cookie (`ttr_session`, Secure when the request came over TLS);
 every state-changing request that carries it must send the session's CSRF token in the `X-CSRF-Token` header
@@ -21,13 +21,13 @@ import weakref
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import Request, WebSocket
 from limits import RateLimitItem, parse
 from limits.strategies import MovingWindowRateLimiter
 
 from ttr.server.config import ApiError, OnlineSettings
 from ttr.server.online_store import OnlineStore, Session
-from ttr.server.protocol import MAX_BODY
+from ttr.server.protocol import MAX_BODY, ProtocolError
 from ttr.server.rate_limits import open_storage
 
 if TYPE_CHECKING:
@@ -176,45 +176,9 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def install_online(app: FastAPI, manager: GameManager, settings: OnlineSettings | None = None) -> Online:
-    """Open the online store beside the game store, add the online routers to `app` and hook the game
-    manager (results and ratings of finished games); `app.state.online` is the result."""
-    from ttr.server import accounts, chat, clocks, deleted_players, matchmaking, open_games, profiles, ratings
-
-    online = Online(manager, OnlineStore.beside(manager.store), settings)
-    app.state.online = online
-    app.include_router(accounts.router(online))
-    app.include_router(ratings.router(online))
-    app.include_router(profiles.router(online))
-    app.include_router(chat.router(online))
-    app.include_router(matchmaking.router(online))
-    app.include_router(open_games.router(online))
-    manager.finish_hooks.append(lambda room: ratings.game_finished(online, room))
-    timing = clocks.Clocks(online)
-    online.clocks = timing
-    manager.parse_clock = lambda raw: clocks.parse_clock(raw, online.settings)
-    manager.bot_hooks.append(timing.bot_level)
-    manager.action_hooks.append(timing.after_action)
-    manager.owner_hooks.append(timing.taken_up)
-    manager.forget_hooks.append(timing.forget)
-    manager.notice_hooks[clocks.NOTICE] = timing.noticed
-    manager.notice_hooks[chat.NOTICE] = lambda parts: chat.noticed(online, parts)
-    manager.notice_hooks[deleted_players.NOTICE] = lambda parts: deleted_players.noticed(online, parts)
-
-    async def chat_and_clock(conn: Connection) -> None:
-        await chat.after_join(online, conn)
-        if conn.room is not None:
-            timing.joined(conn.room, conn)
-
-    online.join_hooks.append(chat_and_clock)
-    return online
-
-
 async def online_seat(online: Online, conn: Connection, room: Any, seat: int) -> int:
     """The seat a socket joins by its account (`join` with `seat`, no token): it must be logged in
     (`not_logged_in`) and hold that seat (`not_your_seat`)."""
-    from ttr.server.protocol import ProtocolError
-
     session = online.ws_session(conn)
     if session is None:
         raise ProtocolError("not_logged_in", "joining a seat without its token needs a logged-in account "
