@@ -114,6 +114,19 @@ def is_full(path: Path) -> bool:
     return any(fnmatch(parts[-1], pattern) for pattern in FULL_FILES)
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under `-m "not full"` (`scripts/test --quick`) the folders of `FULL_FOLDERS` are not collected at all:
+    every test in them would be deselected, and importing their modules (the server, browser and learning
+    libraries, every assert rewritten) costs each worker more CPU than collecting the quick suite."""
+    if config.getoption("markexpr", default="") != "not full":
+        return None
+    try:
+        parts = collection_path.resolve().relative_to(TESTS).parts
+    except ValueError:
+        return None
+    return True if parts and parts[0] in FULL_FOLDERS else None
+
+
 def suite_id(item: pytest.Item) -> str:
     """The item's id relative to tests/ ("web/test_x.py::test_y[a]"; its own id outside tests/)."""
     try:
