@@ -4,6 +4,7 @@ first, and a summary of the skipped tests grouped by reason.
 `scripts/test --quick` runs `-m "not full"`: the engine, rules, records, bots and unit tests. `full` marks
 the folders of the browser game, the server, the learning environments and the simulations (`FULL_FOLDERS`)
 and a few files in the other folders (`FULL_FILES`: the compiled build, the scripts, tournaments, hints).
+Under `-m "not full"` the `FULL_FOLDERS` are not collected at all (`pytest_ignore_collect`).
 
 `scripts/test` runs pytest with `--dist loadgroup --no-loadscope-reorder`: the workers take units of work in
 collection order, each when it is nearly done with the last. Under that option `LONG_TESTS` (the slowest tests,
