@@ -4,6 +4,7 @@ first, and a summary of the skipped tests grouped by reason.
 `scripts/test --quick` runs `-m "not full"`: the engine, rules, records, bots and unit tests. `full` marks
 the folders of the browser game, the server, the learning environments and the simulations (`FULL_FOLDERS`)
 and a few files in the other folders (`FULL_FILES`: the compiled build, the scripts, tournaments, hints).
+Under `-m "not full"` the `FULL_FOLDERS` are not collected at all (`pytest_ignore_collect`).
 
 `scripts/test` runs pytest with `--dist loadgroup --no-loadscope-reorder`: the workers take units of work in
 collection order, each when it is nearly done with the last. Under that option `LONG_TESTS` (the slowest tests,
@@ -112,6 +113,19 @@ def is_full(path: Path) -> bool:
     if len(parts) > 1 and parts[0] in FULL_FOLDERS:
         return True
     return any(fnmatch(parts[-1], pattern) for pattern in FULL_FILES)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under `-m "not full"` (`scripts/test --quick`) the folders of `FULL_FOLDERS` are not collected at all:
+    every test in them would be deselected, and importing their modules (the server, browser and learning
+    libraries, every assert rewritten) costs each worker more CPU than collecting the quick suite."""
+    if config.getoption("markexpr", default="") != "not full":
+        return None
+    try:
+        parts = collection_path.resolve().relative_to(TESTS).parts
+    except ValueError:
+        return None
+    return True if parts and parts[0] in FULL_FOLDERS else None
 
 
 def suite_id(item: pytest.Item) -> str:

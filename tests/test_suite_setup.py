@@ -8,8 +8,9 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
-from conftest import LONG_TESTS, TESTS, is_full, long_rank
+from conftest import LONG_TESTS, TESTS, is_full, long_rank, pytest_ignore_collect
 
 # The inner pytest runs load only the plugins they use (xdist for --dist), not every installed one (a
 # second of start-up instead of five).
@@ -66,6 +67,29 @@ def test_quick_leaves_out_the_server_web_envs_and_sim_folders_and_the_slow_files
     assert is_full(TESTS / "bots" / "test_compiled.py") and is_full(TESTS / "bots" / "test_hint.py")
     assert is_full(TESTS / "test_bot_targets_script.py")
     assert not is_full(Path("/elsewhere/test_compiled.py"))
+
+
+
+class _Options:
+    """The one option `pytest_ignore_collect` reads, as a pytest config gives it."""
+
+    def __init__(self, markexpr: str) -> None:
+        self.markexpr = markexpr
+
+    def getoption(self, name: str, default: object = None) -> object:
+        return self.markexpr if name == "markexpr" else default
+
+
+def test_quick_does_not_collect_the_full_folders_at_all() -> None:
+    quick: Any = _Options("not full")
+    whole: Any = _Options("")
+    other: Any = _Options("not full and not slow")
+    for path in ("web", "server", "envs", "sim", "server/test_api.py"):
+        assert pytest_ignore_collect(TESTS / path, quick) is True
+    for path in ("engine", "bots", "rules", "bots/test_compiled.py", "test_suite_setup.py"):  # deselected by mark
+        assert pytest_ignore_collect(TESTS / path, quick) is None
+    assert pytest_ignore_collect(TESTS / "web", whole) is None
+    assert pytest_ignore_collect(TESTS / "web", other) is None
 
 
 ORDER_SAMPLE = '''
