@@ -21,7 +21,9 @@ worlds) in both readings, the share of the variance the deck order alone leaves 
 seats' tickets and hands could remove at most), and the mean correlation, over the fresh worlds, of a
 candidate's margin with the guide's move's: the pairing of the two on one world (common random numbers)
 removes a share of the gain's variance about equal to it. The figures measured with it are in
-research/bot-experiments.md: in two-player Europe the gains spread by card luck, not by what the seat does not
+research/bot-measurements.md ("Where the bots stand against the issue's targets") and the experiment log
+(`git show 4584f41:research/bot-experiments.md`,
+"Ideas: tried, closed and open"): in two-player Europe the gains spread by card luck, not by what the seat does not
 know of the others, and the two playouts of one world are only loosely paired.
 
 With `--kinds` it also prints, per kind of the guide's move and of the candidate's (a claim, a ticket draw,

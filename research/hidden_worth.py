@@ -15,7 +15,8 @@ each, the deals each decided better, an exact sign test of that split, the mean 
 searched seat's score minus the best other's) with its standard error, and the same per seat.
 
 A time budget makes each run a new draw of the search's own noise: the same search run twice on 90 deals
-has won 51 and 58 (research/bot-experiments.md), so a few games in 100 is within the noise.
+has won 51 and 58 (the experiment log, `git show 4584f41:research/bot-experiments.md`, "Ideas: tried,
+closed and open"), so a few games in 100 is within the noise.
 """
 
 from __future__ import annotations

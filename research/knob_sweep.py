@@ -15,8 +15,8 @@ deals. One line per config: its win rate against each bot (a shared win counts h
 the paper agents; with `--out`, the same as a JSON line appended to FILE.
 
 It was used to ask whether greedy can beat every paper agent in 70% of two-player New York games,
-and to tune `greedy_long` against greedy in two-player Europe (research/bot-experiments.md,
-"a greedy that meets the New York target").
+and to tune `greedy_long` against greedy in two-player Europe (the experiment log,
+`git show 4584f41:research/bot-experiments.md`, "a greedy that meets the New York target costs the search its own").
 """
 
 from __future__ import annotations

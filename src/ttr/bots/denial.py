@@ -1,8 +1,8 @@
 """A playout policy for the searching seat that blocks: in a sampled world the other seats' tickets are known.
 
 `mcts` plays its own seat's later moves in a playout with its guide (`GreedyLong`), which never blocks, while
-the search itself wins mostly by what it takes from the other seat (research/bot-experiments.md,
-"a stronger guide, a weaker search").
+the search itself wins mostly by what it takes from the other seat (the experiment log,
+`git show 4584f41:research/bot-experiments.md`, "a stronger guide, a weaker search").
 `DenyingBot` plays the guide's move, except where the guide would draw a card: then it claims the route it
 can pay without locomotives (and, for a tunnel, with a spare card) whose loss lengthens the other seats'
 cheapest ticket paths in the world by the most trains, at least `min_damage`. It reads those tickets from

@@ -6,8 +6,9 @@ many tickets would. The search (`ttr.bots.mcts`) deals the setup tickets of a se
 from this table: an offer drawn from the tickets it cannot see (weighted by the belief), greedy's keep
 of it looked up, and the offer drawn again until greedy keeps as many as the seat did. In two-player
 Europe its worlds then held 45% of the other seat's real tickets at 10 trains laid instead of 40%, and
-greedy's ticket points in its playouts came 3 points closer to those of its real tickets (research/bot-experiments.md,
-"what the search's worlds foresee").
+greedy's ticket points in its playouts came 3 points closer to those of its real tickets (the experiment log,
+`git show 4584f41:research/bot-experiments.md`, "what the search's worlds foresee": "Greedy's setup keep as
+the prior").
 
 The table (`data/setup-keeps-<map>.json`, made by `scripts/make_setup_keeps.py`) holds greedy's keep of
 every setup offer (Europe: 6 x 9,880) under the starting hands of a few seeded games: its keep depends

@@ -3,7 +3,9 @@
 A level is a bot class with its config (`MctsBot.config`, `MctsExpert.config`), or any bot built with
 `MctsBot(game_map, seat, seed, config=...)`; `dataclasses.replace(MctsBot.config, margin=3.0)` makes a variant.
 What depends on the map and the seat count (the guide, the budget, `wide_claims`, `track`) is the profile's
-(`ttr.bots.profiles`), not the config's. The figures behind the values are in research/bot-experiments.md.
+(`ttr.bots.profiles`), not the config's. The figures behind the values are in research/bot-measurements.md
+("`mcts`"), and the runs behind them in the experiment log kept in the history
+(`git show 4584f41:research/bot-experiments.md`).
 """
 
 from __future__ import annotations
