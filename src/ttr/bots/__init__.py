@@ -146,7 +146,8 @@ def make_bot(spec: str, game_map: GameMap, seat: int, seed: int) -> Bot:
     known = ", ".join([*BOTS, *(f"{p}:..." for p in [*PREFIXES, *plugin_prefixes()])])
     if colon:
         raise ValueError(f"unknown bot prefix {prefix!r} in {spec!r}: not built in, and no installed package's "
-                         f"{PLUGIN_GROUP!r} entry point provides it (known: {known})")
+                         f"{PLUGIN_GROUP!r} entry point provides it (known: {known}; entry points are read from "
+                         "installed metadata: a package changed since its install needs installing again)")
     raise ValueError(f"unknown bot {spec!r} (known: {known})")
 
 
