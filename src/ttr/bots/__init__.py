@@ -11,7 +11,7 @@ A prefix this package does not define comes from an installed package's entry po
 `ttr.bots` (`PLUGIN_GROUP`; name = the prefix, value = a factory like those of `PREFIXES`), looked up only
 when a spec's prefix is not built in. ttr itself declares `policy:PATH` / `policy_sample:PATH` (a trained
 policy file, `ttr.envs.policy_bot`, needs the envs extra) that way, so this package never imports the
-learning environments; another package adds its own prefix the same way (docs/bots.md).
+learning environments; another package adds its own prefix the same way (docs/architecture.md).
 """
 
 from __future__ import annotations
