@@ -1,5 +1,7 @@
-"""No import cycle among ttr's modules, counting the imports made inside functions (an import moved into a
-function still ties the two modules together: it only hides the cycle until that function runs).
+"""No import cycle among ttr's modules, nor among its subpackages (`ttr.bots`, `ttr.envs`, ...: the
+dependencies between packages go one way, so `ttr.bots` never imports `ttr.envs` when `ttr.envs` imports
+`ttr.bots`), counting the imports made inside functions (an import moved into a function still ties the two
+together: it only hides the cycle until that function runs).
 
 Imports under `if TYPE_CHECKING:` are left out (they never run), and so is the parent package that every
 submodule import loads: `from ttr.server import chat` depends on `ttr.server.chat`, not on what
@@ -116,12 +118,39 @@ def cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
     return groups
 
 
+def package_graph(graph: dict[str, dict[str, int]]) -> dict[str, dict[str, tuple[str, str, int]]]:
+    """The module graph folded to ttr's subpackages (`ttr.bots.greedy` -> `ttr.bots`; a top-level module such
+    as `ttr.records` stays itself): package -> {imported package: the first (module, imported module, line)}."""
+
+    def package(module: str) -> str:
+        return ".".join(module.split(".")[:2])
+
+    folded: dict[str, dict[str, tuple[str, str, int]]] = {}
+    for module, edges in sorted(graph.items()):
+        out = folded.setdefault(package(module), {})
+        for target, line in sorted(edges.items()):
+            if package(target) != package(module):
+                out.setdefault(package(target), (module, target, line))
+    return folded
+
+
 def test_no_import_cycle_among_ttr_modules() -> None:
     graph = import_graph(SRC)
     assert len(graph) > 100  # the scan found the package
     found = cycles(graph)
     report = [" <-> ".join(group) + ": " + ", ".join(
         f"{a} -> {b} (line {graph[a][b]})" for a in group for b in graph[a] if b in group) for group in found]
+    assert found == [], "\n".join(report)
+
+
+def test_no_import_cycle_among_ttr_packages() -> None:
+    packages = package_graph(import_graph(SRC))
+    assert {"ttr.bots", "ttr.engine", "ttr.envs", "ttr.server"} <= set(packages)
+    assert "ttr.bots" in packages["ttr.envs"]  # the environments' opponents are bots: the one way it goes
+    found = cycles({name: dict.fromkeys(edges, 0) for name, edges in packages.items()})
+    report = [" <-> ".join(group) + ": " + ", ".join(
+        f"{module} -> {target} (line {line})" for a in group for b, (module, target, line) in packages[a].items()
+        if b in group) for group in found]
     assert found == [], "\n".join(report)
 
 
@@ -139,3 +168,22 @@ def test_the_scan_finds_a_cycle_hidden_inside_a_function(tmp_path: Path) -> None
     graph = import_graph(tmp_path)
     assert graph["ttr.server.b"] == {"ttr.server.a": 5}  # the function's import counts; TYPE_CHECKING's not
     assert cycles(graph) == [["ttr.server.a", "ttr.server.b"]]
+
+
+def test_the_scan_finds_a_cycle_between_packages_with_none_between_modules(tmp_path: Path) -> None:
+    package = tmp_path / "ttr"
+    for sub in ("bots", "envs"):
+        (package / sub).mkdir(parents=True)
+        (package / sub / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "records.py").write_text("")
+    (package / "envs" / "gym_env.py").write_text("from ttr.bots import base\nfrom ttr import records\n")
+    (package / "bots" / "base.py").write_text("import ttr.records\n")
+    (package / "bots" / "policy.py").write_text("def make():\n    from ttr.envs.core import Core\n")
+    (package / "envs" / "core.py").write_text("Core = object\n")
+    graph = import_graph(tmp_path)
+    assert cycles(graph) == []  # gym_env -> base, policy -> core: no module imports itself back
+    packages = package_graph(graph)
+    assert packages["ttr.bots"] == {"ttr.envs": ("ttr.bots.policy", "ttr.envs.core", 2), "ttr.records":
+                                    ("ttr.bots.base", "ttr.records", 1)}
+    assert cycles({name: dict.fromkeys(edges, 0) for name, edges in packages.items()}) == [["ttr.bots", "ttr.envs"]]

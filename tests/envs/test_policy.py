@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ttr.bots import make_bot
+import ttr.bots
+from ttr.bots import make_bot, play_game
 from ttr.bots.base import legal_actions
 from ttr.engine import SeatView
 from ttr.envs import gym_env
@@ -71,6 +73,28 @@ def test_the_policy_bot_plays_what_the_policy_plays_in_the_environment(tmp_path:
             assert played == expected
             checked += 1
     assert checked > 10
+
+
+def test_without_the_envs_extra_a_policy_spec_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`policy:` is an entry point into `ttr.envs`; with gymnasium missing, the registry's error names the extra."""
+    for name in [name for name in sys.modules if name == "ttr.envs" or name.startswith("ttr.envs.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "gymnasium", None)  # `import gymnasium` fails as if not installed
+    monkeypatch.setattr(ttr.bots, "_PLUGINS", {})
+    with pytest.raises(ValueError, match=r"bot prefix policy: cannot load ttr\.envs\.policy_bot:make_policy_bot "
+                                         r"\(ttr\.envs needs the envs extra: pip install 'ttr-game\[envs\]'"):
+        make_bot(f"policy:{SHIPPED / 'new_york_2p.npz'}", load_map("new_york"), 0, 0)
+
+
+def test_policy_sample_plays_a_seeded_game() -> None:
+    """`policy_sample:` (the second entry point) samples its policy: legal moves to the end, the same game from
+    the same seed."""
+    game_map = load_map("new_york")
+    spec = f"policy_sample:{SHIPPED / 'new_york_2p.npz'}"
+    games = [play_game(game_map, [make_bot(spec, game_map, 0, 7), make_bot("random", game_map, 1, 7)], 7)
+             for _ in range(2)]
+    assert all(game.is_over for game in games)
+    assert games[0].history == games[1].history
 
 
 def test_a_tournament_seats_a_policy_file(tmp_path: Path) -> None:

@@ -3,16 +3,23 @@
 `make_bot("greedy", game_map, seat, seed)` builds one; `BOT_NAMES` lists the names. To add a bot, add a
 line to `BOTS` (name -> a factory `(game_map, seat, seed) -> Bot`, usually the class). Bot specs with an
 argument (`prefix:argument`) go in `PREFIXES` (prefix -> `(argument, game_map, seat, seed) -> Bot`):
-`cmd:COMMAND` (a program, `ttr.bots.cmd_bot`), `policy:PATH` / `policy_sample:PATH` (a trained policy file,
-`ttr.bots.policy_bot`) and `mcts:LEVEL` or `mcts:N` (MCTS with `MCTS_LEVELS[LEVEL]` or N
+`cmd:COMMAND` (a program, `ttr.bots.cmd_bot`) and `mcts:LEVEL` or `mcts:N` (MCTS with `MCTS_LEVELS[LEVEL]` or N
 playouts per decision and no time limit, so reproducible from the seed), or `mcts:Ts` (T seconds of CPU per
 decision; `mcts` alone searches its fitted playout actions, `ttr.bots.budgets`).
+
+A prefix this package does not define comes from an installed package's entry point in the group
+`ttr.bots` (`PLUGIN_GROUP`; name = the prefix, value = a factory like those of `PREFIXES`), looked up only
+when a spec's prefix is not built in. ttr itself declares `policy:PATH` / `policy_sample:PATH` (a trained
+policy file, `ttr.envs.policy_bot`, needs the envs extra) that way, so this package never imports the
+learning environments; another package adds its own prefix the same way (docs/architecture.md).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from importlib.metadata import entry_points
+from typing import cast
 
 from ttr.bots.base import BaseBot, Bot, BotContext, BotFactory, IllegalBotActionError, play_game
 from ttr.bots.cmd_bot import make_cmd_bot
@@ -80,42 +87,67 @@ def _seconds(text: str) -> float | None:
     return seconds if 0 < seconds <= MAX_MCTS_SECONDS else None
 
 
-def make_policy_bot(argument: str, game_map: GameMap, seat: int, seed: int) -> Bot:
-    """`policy:PATH`: a trained policy file playing its most likely legal action (`ttr.bots.policy_bot`;
-    needs the envs extra)."""
-    from ttr.bots.policy_bot import make_policy_bot as make
+PrefixFactory = Callable[[str, GameMap, int, int], Bot]
+"""A bot spec's factory: `(argument, game_map, seat, seed) -> Bot` for the spec `prefix:argument`."""
 
-    bot: Bot = make(argument, game_map, seat, seed)  # typed here: the compiled build's check skips that module
-    return bot
-
-
-def make_policy_sample_bot(argument: str, game_map: GameMap, seat: int, seed: int) -> Bot:
-    """`policy_sample:PATH`: a trained policy file sampling its masked softmax (seeded)."""
-    from ttr.bots.policy_bot import make_policy_bot as make
-
-    bot: Bot = make(argument, game_map, seat, seed, sample=True)
-    return bot
-
-
-PREFIXES: dict[str, Callable[[str, GameMap, int, int], Bot]] = {
+PREFIXES: dict[str, PrefixFactory] = {
     "cmd": make_cmd_bot,
     "mcts": make_mcts_bot,
-    "policy": make_policy_bot,
-    "policy_sample": make_policy_sample_bot,
 }
+
+PLUGIN_GROUP = "ttr.bots"
+"""The entry-point group of the bot prefixes that installed packages add (pyproject.toml
+`[project.entry-points."ttr.bots"]`: `prefix = "module:factory"`)."""
+
+_PLUGINS: dict[str, PrefixFactory] = {}  # prefix -> its entry point's factory, loaded once
+
+
+def plugin_prefixes() -> list[str]:
+    """The prefixes the installed packages' `ttr.bots` entry points provide, sorted."""
+    return sorted({point.name for point in entry_points(group=PLUGIN_GROUP)})
+
+
+def _plugin(prefix: str) -> PrefixFactory | None:
+    """The factory of the entry point named `prefix` in `PLUGIN_GROUP`, or None when no package provides one;
+    `ValueError` naming the prefix when its module cannot be imported (an extra not installed)."""
+    factory = _PLUGINS.get(prefix)
+    if factory is not None:
+        return factory
+    points = {point.value: point for point in entry_points(group=PLUGIN_GROUP, name=prefix)}
+    if not points:
+        return None
+    if len(points) > 1:
+        raise ValueError(f"bot prefix {prefix}: is provided by several entry points ({', '.join(sorted(points))})")
+    (point,) = points.values()
+    try:
+        loaded = point.load()
+    except ImportError as exc:
+        raise ValueError(f"bot prefix {prefix}: cannot load {point.value} ({exc})") from exc
+    if not callable(loaded):
+        raise ValueError(f"bot prefix {prefix}: {point.value} is not a bot factory")
+    factory = _PLUGINS[prefix] = cast(PrefixFactory, loaded)
+    return factory
+
 
 BOT_NAMES: list[str] = list(BOTS)
 
 
 def make_bot(spec: str, game_map: GameMap, seat: int, seed: int) -> Bot:
-    """The bot named `spec` (a name of `BOTS`, or `prefix:argument` for a prefix of `PREFIXES`)."""
+    """The bot named `spec`: a name of `BOTS`, or `prefix:argument` for a prefix of `PREFIXES` or of an installed
+    `ttr.bots` entry point (`PLUGIN_GROUP`)."""
     factory = BOTS.get(spec)
     if factory is not None:
         return factory(game_map, seat, seed)
     prefix, colon, argument = spec.partition(":")
-    if colon and prefix in PREFIXES:
-        return PREFIXES[prefix](argument, game_map, seat, seed)
-    known = ", ".join([*BOTS, *(f"{p}:..." for p in PREFIXES)])
+    if colon:
+        prefix_factory = PREFIXES.get(prefix) or _plugin(prefix)
+        if prefix_factory is not None:
+            return prefix_factory(argument, game_map, seat, seed)
+    known = ", ".join([*BOTS, *(f"{p}:..." for p in [*PREFIXES, *plugin_prefixes()])])
+    if colon:
+        raise ValueError(f"unknown bot prefix {prefix!r} in {spec!r}: not built in, and no installed package's "
+                         f"{PLUGIN_GROUP!r} entry point provides it (known: {known}; entry points are read from "
+                         "installed metadata: a package changed since its install needs installing again)")
     raise ValueError(f"unknown bot {spec!r} (known: {known})")
 
 
@@ -129,5 +161,6 @@ def check_bot_spec(spec: str, game_map: GameMap) -> None:
     make_bot(spec, game_map, 0, 0)
 
 
-__all__ = ["BOTS", "BOT_NAMES", "LEVEL_BOTS", "MCTS_LEVELS", "PREFIXES", "BaseBot", "Bot", "BotContext", "BotFactory",
-           "IllegalBotActionError", "check_bot_spec", "make_bot", "make_mcts_bot", "play_game"]
+__all__ = ["BOTS", "BOT_NAMES", "LEVEL_BOTS", "MCTS_LEVELS", "PLUGIN_GROUP", "PREFIXES", "BaseBot", "Bot", "BotContext",
+           "BotFactory", "IllegalBotActionError", "PrefixFactory", "check_bot_spec", "make_bot", "make_mcts_bot",
+           "play_game", "plugin_prefixes"]

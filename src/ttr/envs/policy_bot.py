@@ -1,10 +1,13 @@
 """`policy:PATH`: a trained policy file (`ttr.envs.policy_net`) playing a seat from its view.
 
+The bot registry (`ttr.bots.make_bot`) finds the prefixes `policy` and `policy_sample` through ttr's entry
+points in the group `ttr.bots` (pyproject.toml), so the bots never import the environments.
+
 The bot rebuilds the environments' observation vector of its seat from the view (a world dealt from the
 view, `ttr.engine.sample.InfoSet`: the observation reads only what the seat sees, so every such world gives
 the same vector) and plays the policy's most likely legal action (`policy:PATH`) or a sample from its masked
 softmax (`policy_sample:PATH`, seeded). A ticket choice is asked ticket by ticket, as in the environments.
-Needs numpy and the envs extra (`pip install 'ttr[envs]'`).
+Needs numpy and the envs extra (`pip install 'ttr-game[envs]'`).
 """
 
 from __future__ import annotations
@@ -88,4 +91,9 @@ def make_policy_bot(argument: str, game_map: GameMap, seat: int, seed: int, samp
     return PolicyBot(net, game_map, seat, seed, sample)
 
 
-__all__ = ["PolicyBot", "load_policy", "make_policy_bot"]
+def make_policy_sample_bot(argument: str, game_map: GameMap, seat: int, seed: int) -> PolicyBot:
+    """`policy_sample:PATH`: a bot sampling the policy file's masked softmax (seeded)."""
+    return make_policy_bot(argument, game_map, seat, seed, sample=True)
+
+
+__all__ = ["PolicyBot", "load_policy", "make_policy_bot", "make_policy_sample_bot"]
