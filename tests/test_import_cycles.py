@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import networkx as nx
+
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 
@@ -84,38 +86,11 @@ def import_graph(src: Path) -> dict[str, dict[str, int]]:
 
 
 def cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
-    """The strongly connected groups of more than one module (Tarjan's algorithm), each sorted."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    groups: list[list[str]] = []
-
-    def connect(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for nxt in graph.get(node, {}):
-            if nxt not in index:
-                connect(nxt)
-                low[node] = min(low[node], low[nxt])
-            elif nxt in on_stack:
-                low[node] = min(low[node], index[nxt])
-        if low[node] == index[node]:
-            group = []
-            while True:
-                top = stack.pop()
-                on_stack.discard(top)
-                group.append(top)
-                if top == node:
-                    break
-            if len(group) > 1:
-                groups.append(sorted(group))
-
-    for node in sorted(graph):
-        if node not in index:
-            connect(node)
-    return groups
+    """The strongly connected groups of more than one module (networkx), each sorted, in sorted order."""
+    digraph = nx.DiGraph()
+    digraph.add_nodes_from(graph)
+    digraph.add_edges_from((a, b) for a, edges in graph.items() for b in edges)
+    return sorted(sorted(group) for group in nx.strongly_connected_components(digraph) if len(group) > 1)
 
 
 def package_graph(graph: dict[str, dict[str, int]]) -> dict[str, dict[str, tuple[str, str, int]]]:
